@@ -1,0 +1,607 @@
+/* SPDX-License-Identifier: MIT */
+/* colibri-bench: replays a shared benchmark scene (shared/bench/SCENE.md) through a Colibri
+ * world and prints the one-line report every engine prints, so Colibri can be timed and
+ * checked pair by pair against the peer engines and against itself (--brute).
+ *
+ *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--frames N]
+ *                 [--dump-pairs FILE] [--brute] [--name NAME]
+ *
+ * Normal run: per frame, set every body's pose, col_world_update, read the pair list.
+ * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
+ * phase and no world update: the all-pairs reference the normal run must agree with.
+ * Exit status: 0 ok, 1 bad scene or a Colibri error, 2 bad command line or unreadable file. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "colibri/colibri.h"
+#include "scene.h"
+
+#define PROG "colibri-bench"
+
+/* FNV-1a 64, the pair fingerprint of SCENE.md. */
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
+
+#define UNMAPPED UINT32_MAX
+
+typedef struct options {
+    const char *scene_path;
+    const char *backend_name; /* NULL: default */
+    const char *dump_path;    /* NULL: no dump */
+    const char *name;         /* NULL: from the scene file name */
+    int threads;              /* -1: the world def's default */
+    int frames;               /* 0: all of the scene's */
+    bool brute;
+} options;
+
+typedef struct scene_pair {
+    uint32_t i, j; /* scene body indices, i < j */
+} scene_pair;
+
+typedef struct pair_vec {
+    scene_pair *v;
+    size_t n, cap;
+} pair_vec;
+
+/* What a run measured; printed by print_report. */
+typedef struct results {
+    double *frame_ms;
+    int frames;
+    unsigned long long pairs;
+    uint64_t hash;
+    unsigned long long narrow_calls;
+    double setup_ms;
+} results;
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--frames N]\n"
+            "                     [--dump-pairs FILE] [--brute] [--name NAME]\n"
+            "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
+            "  --threads N      col_world_def.worker_count (N >= 0)\n"
+            "  --frames N       run only the first N frames (N >= 1)\n"
+            "  --dump-pairs F   write 'f i j' per colliding pair to F\n"
+            "  --brute          col_query_overlap on all pairs instead of the world\n"
+            "  --name NAME      scene name in the report (default: file name)\n");
+}
+
+static bool parse_count(const char *s, int min, int *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || x < min || x > INT_MAX)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+/* Returns -1 to go on, otherwise the exit status (0 after --help, 2 on a bad command). */
+static int parse_options(int argc, char **argv, options *o)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = -1;
+    bool only_files = false;
+    for (int k = 1; k < argc; k++) {
+        const char *a = argv[k];
+        if (only_files || a[0] != '-' || a[1] == '\0') {
+            if (o->scene_path) {
+                fprintf(stderr, PROG ": more than one scene file ('%s', '%s')\n",
+                        o->scene_path, a);
+                return 2;
+            }
+            o->scene_path = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            only_files = true;
+            continue;
+        }
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            usage(stdout);
+            return 0;
+        }
+        if (strcmp(a, "--brute") == 0) {
+            o->brute = true;
+            continue;
+        }
+        /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
+        static const char *const valued[] = {"--backend", "--threads", "--frames",
+                                             "--dump-pairs", "--name"};
+        int which = -1;
+        const char *value = NULL;
+        for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
+            size_t len = strlen(valued[t]);
+            if (strncmp(a, valued[t], len) == 0 && (a[len] == '\0' || a[len] == '=')) {
+                which = t;
+                value = a[len] == '=' ? a + len + 1 : NULL;
+                break;
+            }
+        }
+        if (which < 0) {
+            fprintf(stderr, PROG ": unknown option '%s'\n", a);
+            usage(stderr);
+            return 2;
+        }
+        if (!value) {
+            if (k + 1 >= argc) {
+                fprintf(stderr, PROG ": option '%s' needs a value\n", a);
+                return 2;
+            }
+            value = argv[++k];
+        }
+        switch (which) {
+        case 0:
+            o->backend_name = value;
+            break;
+        case 1:
+            if (!parse_count(value, 0, &o->threads)) {
+                fprintf(stderr, PROG ": --threads wants an integer >= 0, not '%s'\n", value);
+                return 2;
+            }
+            break;
+        case 2:
+            if (!parse_count(value, 1, &o->frames)) {
+                fprintf(stderr, PROG ": --frames wants an integer >= 1, not '%s'\n", value);
+                return 2;
+            }
+            break;
+        case 3:
+            o->dump_path = value;
+            break;
+        default:
+            o->name = value;
+            break;
+        }
+    }
+    if (!o->scene_path) {
+        fprintf(stderr, PROG ": no scene file given\n");
+        usage(stderr);
+        return 2;
+    }
+    return -1;
+}
+
+/* Returns false (after a message listing the known names) for an unknown backend. */
+static bool find_backend(const char *name, col_backend *out)
+{
+    *out = COL_BACKEND_DEFAULT;
+    if (!name || strcmp(name, "default") == 0)
+        return true;
+    for (int k = 0; k < (int)COL_BACKEND_COUNT; k++) {
+        const char *n = col_backend_name((col_backend)k);
+        if (n && strcmp(n, name) == 0) {
+            *out = (col_backend)k;
+            return true;
+        }
+    }
+    fprintf(stderr, PROG ": unknown backend '%s'; known: default", name);
+    for (int k = 0; k < (int)COL_BACKEND_COUNT; k++) {
+        const char *n = col_backend_name((col_backend)k);
+        if (n && strcmp(n, "default") != 0)
+            fprintf(stderr, ", %s", n);
+    }
+    fprintf(stderr, "\n");
+    return false;
+}
+
+/* Monotonic nanoseconds: integers, so differences keep full precision however long the
+ * machine has been up. */
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static double ms_since(int64_t t0) { return (double)(now_ns() - t0) * 1e-6; }
+
+/* Prints a failed col_* call with the world's own sentence about it; false for chaining. */
+static bool col_failed(const col_world *world, col_status st, const char *what)
+{
+    const char *why = world ? col_world_last_error(world) : "";
+    fprintf(stderr, PROG ": %s failed: %s%s%s\n", what, col_status_string(st),
+            why && why[0] ? ": " : "", why ? why : "");
+    return false;
+}
+
+static bool pairs_reserve(pair_vec *pv, size_t n)
+{
+    if (n <= pv->cap)
+        return true;
+    size_t cap = pv->cap ? pv->cap : 1024;
+    while (cap < n)
+        cap *= 2;
+    scene_pair *v = realloc(pv->v, cap * sizeof *v);
+    if (!v) {
+        fprintf(stderr, PROG ": out of memory for %zu pairs\n", n);
+        return false;
+    }
+    pv->v = v;
+    pv->cap = cap;
+    return true;
+}
+
+static int pair_cmp(const void *pa, const void *pb)
+{
+    const scene_pair *a = pa, *b = pb;
+    if (a->i != b->i)
+        return a->i < b->i ? -1 : 1;
+    return (a->j > b->j) - (a->j < b->j);
+}
+
+/* Folds one 32-bit word into the FNV-1a hash, little-endian byte by byte (SCENE.md). */
+static inline uint64_t fnv_word(uint64_t h, uint32_t w)
+{
+    for (int b = 0; b < 4; b++) {
+        h ^= (w >> (8 * b)) & 0xffu;
+        h *= FNV_PRIME;
+    }
+    return h;
+}
+
+static uint64_t fold_frame(uint64_t h, int f, const pair_vec *pv)
+{
+    for (size_t t = 0; t < pv->n; t++) {
+        h = fnv_word(h, (uint32_t)f);
+        h = fnv_word(h, pv->v[t].i);
+        h = fnv_word(h, pv->v[t].j);
+    }
+    return h;
+}
+
+static bool dump_frame(FILE *dump, int f, const pair_vec *pv)
+{
+    if (!dump)
+        return true;
+    for (size_t t = 0; t < pv->n; t++)
+        fprintf(dump, "%d %u %u\n", f, (unsigned)pv->v[t].i, (unsigned)pv->v[t].j);
+    if (ferror(dump)) {
+        fprintf(stderr, PROG ": writing the pair dump failed: %s\n", strerror(errno));
+        return false;
+    }
+    return true;
+}
+
+/* Creates the world and one Colibri shape per scene shape. */
+static bool setup_world(const bench_scene *sc, const options *o, col_backend backend,
+                        col_world **world, col_shape_id *shape_ids)
+{
+    col_world_def def = col_default_world_def();
+    def.backend = backend;
+    if (o->threads >= 0)
+        def.worker_count = o->threads;
+    def.body_capacity = (uint32_t)sc->body_count;
+    col_status st = col_world_create(&def, world);
+    if (st != COL_OK)
+        return col_failed(NULL, st, "col_world_create");
+    for (int s = 0; s < sc->shape_count; s++) {
+        st = col_shape_create_convex(*world, sc->shapes[s].vertices, sc->shapes[s].vertex_count,
+                                     &shape_ids[s]);
+        if (st != COL_OK) {
+            char what[80];
+            snprintf(what, sizeof what, "col_shape_create_convex (scene shape %d, %d points)", s,
+                     sc->shapes[s].vertex_count);
+            return col_failed(*world, st, what);
+        }
+    }
+    return true;
+}
+
+/* Normal run: bodies in a world, one col_world_update per frame. */
+static bool run_world(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids,
+                      int64_t t_setup, FILE *dump, results *res)
+{
+    const int n = sc->body_count;
+    bool ok = false;
+    col_body_id *ids = calloc(n > 0 ? (size_t)n : 1, sizeof *ids);
+    uint32_t *scene_of = NULL; /* body id.index1 -> scene body index */
+    pair_vec pv = {0};
+    if (!ids) {
+        fprintf(stderr, PROG ": out of memory for %d bodies\n", n);
+        goto done;
+    }
+    uint32_t max_index1 = 0;
+    for (int b = 0; b < n; b++) {
+        col_body_def bd = col_default_body_def();
+        bd.shape = shape_ids[sc->bodies[b].shape];
+        bd.pose = bench_scene_pose(sc, b, 0);
+        col_status st = col_body_create(world, &bd, &ids[b]);
+        if (st != COL_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "col_body_create (scene body %d)", b);
+            col_failed(world, st, what);
+            goto done;
+        }
+        if (ids[b].index1 > max_index1)
+            max_index1 = ids[b].index1;
+    }
+    scene_of = malloc(((size_t)max_index1 + 1) * sizeof *scene_of);
+    if (!scene_of) {
+        fprintf(stderr, PROG ": out of memory for the body map\n");
+        goto done;
+    }
+    for (size_t k = 0; k <= max_index1; k++)
+        scene_of[k] = UNMAPPED;
+    /* The world sorts its pairs by index1. When index1 grows with the scene index (a fresh
+     * world hands out slots in order) that is already the (i, j) order the hash needs. */
+    bool monotone = true;
+    for (int b = 0; b < n; b++) {
+        scene_of[ids[b].index1] = (uint32_t)b;
+        if (b > 0 && ids[b].index1 <= ids[b - 1].index1)
+            monotone = false;
+    }
+    res->setup_ms = ms_since(t_setup);
+
+    for (int f = 0; f < res->frames; f++) {
+        int64_t t0 = now_ns();
+        for (int b = 0; b < n; b++) {
+            col_status st = col_body_set_pose(world, ids[b], bench_scene_pose(sc, b, f));
+            if (st != COL_OK) {
+                char what[80];
+                snprintf(what, sizeof what, "col_body_set_pose (scene body %d, frame %d)", b, f);
+                col_failed(world, st, what);
+                goto done;
+            }
+        }
+        col_status st = col_world_update(world);
+        if (st != COL_OK) {
+            char what[48];
+            snprintf(what, sizeof what, "col_world_update (frame %d)", f);
+            col_failed(world, st, what);
+            goto done;
+        }
+        col_pair_events ev = col_world_get_pair_events(world);
+        if (ev.pair_count < 0 || (ev.pair_count > 0 && !ev.pairs)) {
+            fprintf(stderr, PROG ": frame %d: the world reports %d pairs without a list\n", f,
+                    ev.pair_count);
+            goto done;
+        }
+        if (!pairs_reserve(&pv, (size_t)ev.pair_count))
+            goto done;
+        pv.n = 0;
+        for (int t = 0; t < ev.pair_count; t++) {
+            uint32_t a = ev.pairs[t].a.index1, b = ev.pairs[t].b.index1;
+            uint32_t i = a <= max_index1 ? scene_of[a] : UNMAPPED;
+            uint32_t j = b <= max_index1 ? scene_of[b] : UNMAPPED;
+            if (i == UNMAPPED || j == UNMAPPED || i == j) {
+                fprintf(stderr, PROG ": frame %d: the world reports a pair of unknown bodies "
+                                "(index1 %u, %u)\n",
+                        f, (unsigned)a, (unsigned)b);
+                goto done;
+            }
+            pv.v[pv.n].i = i < j ? i : j;
+            pv.v[pv.n].j = i < j ? j : i;
+            pv.n++;
+        }
+        if (!monotone)
+            qsort(pv.v, pv.n, sizeof *pv.v, pair_cmp);
+        res->hash = fold_frame(res->hash, f, &pv);
+        res->pairs += pv.n;
+        res->frame_ms[f] = ms_since(t0);
+
+        /* Instrumentation and output stay outside the timed region. */
+        col_counters c;
+        st = col_world_get_counters(world, &c);
+        if (st != COL_OK) {
+            col_failed(world, st, "col_world_get_counters");
+            goto done;
+        }
+        res->narrow_calls += (unsigned long long)c.narrow_calls;
+        if (!dump_frame(dump, f, &pv))
+            goto done;
+    }
+    ok = true;
+done:
+    free(pv.v);
+    free(scene_of);
+    free(ids);
+    return ok;
+}
+
+/* --brute: no broad phase, no world update; every pair i < j through col_query_overlap with
+ * the same poses, so its pairs are the reference for the normal run. */
+static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids,
+                      col_backend backend, int64_t t_setup, FILE *dump, results *res)
+{
+    const int n = sc->body_count;
+    bool ok = false;
+    col_transform *pose = malloc((n > 0 ? (size_t)n : 1) * sizeof *pose);
+    col_shape_id *shape_of = malloc((n > 0 ? (size_t)n : 1) * sizeof *shape_of);
+    pair_vec pv = {0};
+    if (!pose || !shape_of) {
+        fprintf(stderr, PROG ": out of memory for %d bodies\n", n);
+        goto done;
+    }
+    for (int b = 0; b < n; b++)
+        shape_of[b] = shape_ids[sc->bodies[b].shape];
+    res->setup_ms = ms_since(t_setup);
+
+    for (int f = 0; f < res->frames; f++) {
+        int64_t t0 = now_ns();
+        for (int b = 0; b < n; b++)
+            pose[b] = bench_scene_pose(sc, b, f);
+        pv.n = 0;
+        for (int i = 0; i < n; i++) {
+            for (int j = i + 1; j < n; j++) {
+                bool hit = false;
+                col_status st = col_query_overlap(world, shape_of[i], pose[i], shape_of[j],
+                                                  pose[j], backend, &hit);
+                if (st != COL_OK) {
+                    char what[80];
+                    snprintf(what, sizeof what, "col_query_overlap (bodies %d, %d, frame %d)",
+                             i, j, f);
+                    col_failed(world, st, what);
+                    goto done;
+                }
+                if (hit) {
+                    if (!pairs_reserve(&pv, pv.n + 1))
+                        goto done;
+                    pv.v[pv.n].i = (uint32_t)i;
+                    pv.v[pv.n].j = (uint32_t)j;
+                    pv.n++;
+                }
+            }
+        }
+        /* The loops already visit pairs in increasing (i, j) order. */
+        res->hash = fold_frame(res->hash, f, &pv);
+        res->pairs += pv.n;
+        res->frame_ms[f] = ms_since(t0);
+
+        res->narrow_calls += (unsigned long long)n * (unsigned long long)(n > 0 ? n - 1 : 0) / 2;
+        if (!dump_frame(dump, f, &pv))
+            goto done;
+    }
+    ok = true;
+done:
+    free(pv.v);
+    free(shape_of);
+    free(pose);
+    return ok;
+}
+
+static int dbl_cmp(const void *pa, const void *pb)
+{
+    double a = *(const double *)pa, b = *(const double *)pb;
+    return (a > b) - (a < b);
+}
+
+/* Nearest-rank percentile of sorted values: the ceil(q * n)-th smallest (SCENE.md). */
+static double percentile(const double *sorted, int n, double q)
+{
+    if (n <= 0)
+        return 0.0;
+    long k = (long)ceil(q * n) - 1;
+    if (k < 0)
+        k = 0;
+    if (k >= n)
+        k = n - 1;
+    return sorted[k];
+}
+
+static bool print_report(const char *scene_name, const char *engine, const char *backend_name,
+                         int bodies, const results *res)
+{
+    double *sorted = malloc((res->frames > 0 ? (size_t)res->frames : 1) * sizeof *sorted);
+    if (!sorted) {
+        fprintf(stderr, PROG ": out of memory\n");
+        return false;
+    }
+    double total_ms = 0.0;
+    for (int f = 0; f < res->frames; f++) {
+        sorted[f] = res->frame_ms[f];
+        total_ms += res->frame_ms[f];
+    }
+    qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
+    printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
+           "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
+           "narrow_calls=%llu\n",
+           scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
+           percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
+           total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls);
+    free(sorted);
+    return fflush(stdout) == 0;
+}
+
+/* The scene's name: the file name without directory and without a final ".scene". */
+static void scene_name_of(const char *path, char *out, size_t size)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(out, size, "%s", base);
+    size_t len = strlen(out);
+    if (len > 6 && strcmp(out + len - 6, ".scene") == 0)
+        out[len - 6] = '\0';
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    int rc = parse_options(argc, argv, &o);
+    if (rc >= 0)
+        return rc;
+    col_backend backend;
+    if (!find_backend(o.backend_name, &backend))
+        return 2;
+
+    FILE *fp = fopen(o.scene_path, "r");
+    if (!fp) {
+        fprintf(stderr, PROG ": cannot open scene '%s': %s\n", o.scene_path, strerror(errno));
+        return 2;
+    }
+    bench_scene sc;
+    char err[512];
+    bool loaded = bench_scene_load(fp, o.scene_path, &sc, err, sizeof err);
+    fclose(fp);
+    if (!loaded) {
+        fprintf(stderr, PROG ": %s\n", err);
+        return 1;
+    }
+
+    rc = 1;
+    col_world *world = NULL;
+    FILE *dump = NULL;
+    results res = {0};
+    res.hash = FNV_OFFSET;
+    res.frames = o.frames > 0 && o.frames < sc.frames ? o.frames : sc.frames;
+    res.frame_ms = calloc((size_t)res.frames, sizeof *res.frame_ms);
+    col_shape_id *shape_ids = calloc(sc.shape_count > 0 ? (size_t)sc.shape_count : 1,
+                                     sizeof *shape_ids);
+    if (!res.frame_ms || !shape_ids) {
+        fprintf(stderr, PROG ": out of memory\n");
+        goto done;
+    }
+    if (o.dump_path) {
+        dump = fopen(o.dump_path, "w");
+        if (!dump) {
+            fprintf(stderr, PROG ": cannot write '%s': %s\n", o.dump_path, strerror(errno));
+            goto done;
+        }
+    }
+
+    /* setup_ms covers the world, its shapes (hull building) and bodies, as the peers'
+     * set-up does; parsing the text file is not Colibri's work and is left out. */
+    int64_t t_setup = now_ns();
+    if (!setup_world(&sc, &o, backend, &world, shape_ids))
+        goto done;
+    bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &res)
+                       : run_world(&sc, world, shape_ids, t_setup, dump, &res);
+    if (!ran)
+        goto done;
+    if (dump) {
+        int bad = fclose(dump);
+        dump = NULL;
+        if (bad) {
+            fprintf(stderr, PROG ": writing '%s' failed: %s\n", o.dump_path, strerror(errno));
+            goto done;
+        }
+    }
+
+    char name[256];
+    if (o.name)
+        snprintf(name, sizeof name, "%s", o.name);
+    else
+        scene_name_of(o.scene_path, name, sizeof name);
+    const char *bname = col_backend_name(backend);
+    if (!print_report(name, o.brute ? "colibri-brute" : "colibri", bname ? bname : "default",
+                      sc.body_count, &res))
+        goto done;
+    rc = 0;
+done:
+    if (dump)
+        fclose(dump);
+    col_world_destroy(world);
+    free(shape_ids);
+    free(res.frame_ms);
+    bench_scene_free(&sc);
+    return rc;
+}

@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: MIT */
+/* Scene loading and closed-form motion; see scene.h and shared/bench/SCENE.md. */
+#define _POSIX_C_SOURCE 200809L
+
+#include "scene.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The longest record is a body line: "b" + shape + 13 numbers. One more slot lets us see
+ * (and reject) a line with too many fields without a second pass. */
+#define MAX_FIELDS 16
+
+typedef struct reader {
+    FILE *fp;
+    const char *path;
+    char *buf;
+    size_t cap;
+    int line;                 /* number of the last line read, 1-based */
+    int field_count;
+    char *fields[MAX_FIELDS]; /* point into buf, NUL-terminated */
+    char *err;
+    size_t err_size;
+} reader;
+
+#if defined(__GNUC__)
+__attribute__((format(printf, 2, 3)))
+#endif
+static bool fail(reader *rd, const char *fmt, ...)
+{
+    char msg[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    snprintf(rd->err, rd->err_size, "%s:%d: %s", rd->path, rd->line, msg);
+    return false;
+}
+
+static bool is_space(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\v' || c == '\f';
+}
+
+/* Reads the next record: a line with something left once the comment (from '#') is cut,
+ * split on blanks into rd->fields. Returns false at end of file or on an error (then
+ * rd->err is set; at a clean end of file rd->err stays empty). */
+static bool next_record(reader *rd)
+{
+    for (;;) {
+        errno = 0;
+        if (getline(&rd->buf, &rd->cap, rd->fp) < 0) {
+            if (ferror(rd->fp))
+                return fail(rd, "read error: %s", strerror(errno ? errno : EIO));
+            return false;
+        }
+        rd->line++;
+        if (rd->line == INT_MAX)
+            return fail(rd, "too many lines");
+        char *s = rd->buf;
+        char *hash = strchr(s, '#');
+        if (hash)
+            *hash = '\0';
+        rd->field_count = 0;
+        for (;;) {
+            while (is_space(*s))
+                s++;
+            if (*s == '\0')
+                break;
+            if (rd->field_count == MAX_FIELDS)
+                return fail(rd, "too many fields on the line");
+            rd->fields[rd->field_count++] = s;
+            while (*s != '\0' && !is_space(*s))
+                s++;
+            if (*s != '\0')
+                *s++ = '\0';
+        }
+        if (rd->field_count > 0)
+            return true;
+    }
+}
+
+/* Like next_record, but the end of the file is an error: 'what' was still expected. */
+static bool expect_record(reader *rd, const char *what)
+{
+    if (next_record(rd))
+        return true;
+    if (rd->err[0] == '\0')
+        return fail(rd, "unexpected end of file, expected %s", what);
+    return false;
+}
+
+static bool parse_double(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double x = strtod(s, &end);
+    /* ERANGE on underflow still gives a usable (tiny or zero) number; only reject
+     * non-numbers, trailing garbage and non-finite values (inf, nan, overflow). */
+    if (end == s || *end != '\0' || !isfinite(x))
+        return false;
+    *out = x;
+    return true;
+}
+
+static bool parse_int(const char *s, int min, int *out)
+{
+    char *end;
+    errno = 0;
+    long x = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || errno == ERANGE || x < min || x > INT_MAX)
+        return false;
+    *out = (int)x;
+    return true;
+}
+
+/* A "KEYWORD COUNT" record such as "shapes 12". */
+static bool parse_keyword_int(reader *rd, const char *keyword, int min, int *out)
+{
+    if (!expect_record(rd, keyword))
+        return false;
+    if (rd->field_count != 2 || strcmp(rd->fields[0], keyword) != 0 ||
+        !parse_int(rd->fields[1], min, out))
+        return fail(rd, "expected '%s N' with an integer N >= %d", keyword, min);
+    return true;
+}
+
+static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, int index)
+{
+    if (!parse_keyword_int(rd, "shape", 1, &sh->vertex_count))
+        return false;
+    sh->vertices = malloc((size_t)sh->vertex_count * sizeof *sh->vertices);
+    if (!sh->vertices)
+        return fail(rd, "out of memory for %d vertices", sh->vertex_count);
+    double rmax = 0.0;
+    for (int k = 0; k < sh->vertex_count; k++) {
+        double x[3];
+        if (!expect_record(rd, "a vertex 'x y z'"))
+            return false;
+        if (rd->field_count != 3 || !parse_double(rd->fields[0], &x[0]) ||
+            !parse_double(rd->fields[1], &x[1]) || !parse_double(rd->fields[2], &x[2]))
+            return fail(rd, "expected vertex %d of shape %d as 'x y z' (3 finite numbers)", k,
+                        index);
+        sh->vertices[k] = col_vec3_make(x[0], x[1], x[2]);
+        /* SCENE.md defines the radius as sqrt(x*x + y*y + z*z): compute it exactly that
+         * way so the triangle wave bounces at the same doubles as in every other engine. */
+        double d = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
+        if (d > rmax)
+            rmax = d;
+    }
+    sh->radius = rmax;
+    if (!(2.0 * sh->radius < scene->room))
+        return fail(rd, "shape %d does not fit in the room (2 * radius %.17g >= L %.17g)",
+                    index, 2.0 * sh->radius, scene->room);
+    return true;
+}
+
+static bool load_body(reader *rd, const bench_scene *scene, bench_body *bd, int index)
+{
+    double d[13];
+    if (!expect_record(rd, "a body line 'b SHAPE px py pz qw qx qy qz vx vy vz wx wy wz'"))
+        return false;
+    if (rd->field_count != 15 || strcmp(rd->fields[0], "b") != 0)
+        return fail(rd, "expected body %d as 'b SHAPE px py pz qw qx qy qz vx vy vz wx wy wz' "
+                        "(15 fields, got %d)",
+                    index, rd->field_count);
+    if (!parse_int(rd->fields[1], 0, &bd->shape) || bd->shape >= scene->shape_count)
+        return fail(rd, "body %d: shape '%s' is not an index in [0, %d)", index, rd->fields[1],
+                    scene->shape_count);
+    for (int k = 0; k < 13; k++)
+        if (!parse_double(rd->fields[2 + k], &d[k]))
+            return fail(rd, "body %d: field %d ('%s') is not a finite number", index, 3 + k,
+                        rd->fields[2 + k]);
+    memcpy(bd->p0, d, sizeof bd->p0);
+    memcpy(bd->q0, d + 3, sizeof bd->q0);
+    memcpy(bd->v, d + 7, sizeof bd->v);
+    memcpy(bd->w, d + 10, sizeof bd->w);
+    /* normalize(q0) must be defined; a zero quaternion has no rotation to normalize to. */
+    double n = sqrt(d[3] * d[3] + d[4] * d[4] + d[5] * d[5] + d[6] * d[6]);
+    if (!(n > 0.0) || !isfinite(n))
+        return fail(rd, "body %d: the quaternion (qw qx qy qz) cannot be normalized", index);
+    double wl = sqrt(d[10] * d[10] + d[11] * d[11] + d[12] * d[12]);
+    if (!isfinite(wl))
+        return fail(rd, "body %d: the angular velocity is too large", index);
+    return true;
+}
+
+static bool load(reader *rd, bench_scene *scene)
+{
+    if (!expect_record(rd, "'colibri-scene 1'"))
+        return false;
+    if (rd->field_count != 2 || strcmp(rd->fields[0], "colibri-scene") != 0 ||
+        strcmp(rd->fields[1], "1") != 0)
+        return fail(rd, "not a scene file: expected 'colibri-scene 1'");
+
+    if (!expect_record(rd, "'room L'"))
+        return false;
+    if (rd->field_count != 2 || strcmp(rd->fields[0], "room") != 0 ||
+        !parse_double(rd->fields[1], &scene->room) || !(scene->room > 0.0))
+        return fail(rd, "expected 'room L' with a finite L > 0");
+
+    if (!parse_keyword_int(rd, "frames", 1, &scene->frames))
+        return false;
+
+    int count;
+    if (!parse_keyword_int(rd, "shapes", 0, &count))
+        return false;
+    scene->shapes = calloc(count > 0 ? (size_t)count : 1, sizeof *scene->shapes);
+    if (!scene->shapes)
+        return fail(rd, "out of memory for %d shapes", count);
+    /* Counted as they are allocated so that bench_scene_free releases exactly those. */
+    for (int k = 0; k < count; k++) {
+        scene->shape_count = k + 1;
+        if (!load_shape(rd, scene, &scene->shapes[k], k))
+            return false;
+    }
+
+    if (!parse_keyword_int(rd, "bodies", 0, &count))
+        return false;
+    scene->bodies = calloc(count > 0 ? (size_t)count : 1, sizeof *scene->bodies);
+    if (!scene->bodies)
+        return fail(rd, "out of memory for %d bodies", count);
+    scene->body_count = count;
+    for (int k = 0; k < count; k++)
+        if (!load_body(rd, scene, &scene->bodies[k], k))
+            return false;
+
+    if (next_record(rd))
+        return fail(rd, "unexpected '%s' after the last body", rd->fields[0]);
+    return rd->err[0] == '\0';
+}
+
+bool bench_scene_load(FILE *fp, const char *path, bench_scene *scene, char *err,
+                      size_t err_size)
+{
+    char fallback[1];
+    reader rd = {0};
+    rd.fp = fp;
+    rd.path = path;
+    rd.err = err && err_size > 0 ? err : fallback;
+    rd.err_size = err && err_size > 0 ? err_size : sizeof fallback;
+    rd.err[0] = '\0';
+    memset(scene, 0, sizeof *scene);
+    bool ok = load(&rd, scene);
+    free(rd.buf);
+    if (!ok)
+        bench_scene_free(scene);
+    return ok;
+}
+
+void bench_scene_free(bench_scene *scene)
+{
+    if (scene->shapes)
+        for (int k = 0; k < scene->shape_count; k++)
+            free(scene->shapes[k].vertices);
+    free(scene->shapes);
+    free(scene->bodies);
+    memset(scene, 0, sizeof *scene);
+}
+
+col_transform bench_scene_pose(const bench_scene *scene, int b, int f)
+{
+    const bench_body *bd = &scene->bodies[b];
+    const double fr = (double)f;
+    col_transform x;
+
+    /* Position: a triangle wave between the walls, per axis (SCENE.md "Motion"). */
+    double r = scene->shapes[bd->shape].radius;
+    double lo = r, hi = scene->room - r, span = hi - lo;
+    double p[3];
+    for (int k = 0; k < 3; k++) {
+        double s = bd->p0[k] + bd->v[k] * fr - lo;
+        double m = fmod(s, 2 * span);
+        if (m < 0)
+            m += 2 * span;
+        p[k] = lo + (m <= span ? m : 2 * span - m);
+    }
+    x.p = col_vec3_make(p[0], p[1], p[2]);
+
+    /* Orientation: dq = (cos(a/2), u sin(a/2)) with a = |w| f, u = w / |w|; then
+     * q = normalize(dq * q0). Everything w first here, as in SCENE.md; Colibri's order
+     * is applied only at the end. */
+    const double *w = bd->w, *q0 = bd->q0;
+    double wl = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+    double dq[4] = {1.0, 0.0, 0.0, 0.0};
+    if (wl != 0.0) {
+        double a = wl * fr, c = cos(a / 2), sn = sin(a / 2);
+        dq[0] = c;
+        for (int k = 0; k < 3; k++)
+            dq[k + 1] = (w[k] / wl) * sn;
+    }
+    double q[4];
+    q[0] = dq[0] * q0[0] - dq[1] * q0[1] - dq[2] * q0[2] - dq[3] * q0[3];
+    q[1] = dq[0] * q0[1] + dq[1] * q0[0] + dq[2] * q0[3] - dq[3] * q0[2];
+    q[2] = dq[0] * q0[2] - dq[1] * q0[3] + dq[2] * q0[0] + dq[3] * q0[1];
+    q[3] = dq[0] * q0[3] + dq[1] * q0[2] - dq[2] * q0[1] + dq[3] * q0[0];
+    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    x.q.w = q[0] / n;
+    x.q.x = q[1] / n;
+    x.q.y = q[2] / n;
+    x.q.z = q[3] / n;
+    return x;
+}

@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: MIT */
+/* Benchmark scenes (the format and motion of shared/bench/SCENE.md): loading a scene file
+ * and computing any body's pose at any frame in closed form.
+ *
+ * The important parts:
+ *   bench_scene_load   parses a "colibri-scene 1" text file; on a bad line it says which
+ *                      line and why, and leaves nothing allocated.
+ *   bench_scene_pose   the SCENE.md formulas, written as there (fmod triangle wave, Hamilton
+ *                      product dq * q0, normalize), returned as a Colibri transform.
+ *   bench_scene_free   releases what the loader allocated.
+ * Limits: counts (shapes, vertices per shape, bodies, frames) up to INT_MAX; every number
+ * must be finite; the room side must be positive and every shape must fit in it
+ * (2 * radius < L), as SCENE.md requires. */
+#ifndef COLIBRI_BENCH_SCENE_H
+#define COLIBRI_BENCH_SCENE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "colibri/vecmath.h"
+
+typedef struct bench_shape {
+    int vertex_count;
+    col_vec3 *vertices; /* local frame, as read */
+    double radius;      /* max sqrt(x*x + y*y + z*z) over the vertices (SCENE.md) */
+} bench_shape;
+
+typedef struct bench_body {
+    int shape;      /* index into bench_scene.shapes */
+    double p0[3];   /* position at frame 0 */
+    double q0[4];   /* orientation at frame 0, scene order: w, x, y, z (not normalized) */
+    double v[3];    /* linear velocity, length per frame */
+    double w[3];    /* world angular velocity, radians per frame */
+} bench_body;
+
+typedef struct bench_scene {
+    double room;    /* the room is the cube [0, room]^3 */
+    int frames;
+    int shape_count;
+    bench_shape *shapes;
+    int body_count;
+    bench_body *bodies;
+} bench_scene;
+
+/* Reads a scene from fp (path only names it in messages). On failure returns false, writes
+ * a one-line reason "path:LINE: what" into err (err_size bytes) and leaves *scene empty. */
+bool bench_scene_load(FILE *fp, const char *path, bench_scene *scene, char *err,
+                      size_t err_size);
+
+/* Frees every array of the scene and zeroes it. Safe on a zeroed or freed scene. */
+void bench_scene_free(bench_scene *scene);
+
+/* Pose of body b at frame f by SCENE.md's closed-form motion (never integrated, so every
+ * engine sees the same doubles). The quaternion is unit, in Colibri's {x, y, z, w} order. */
+col_transform bench_scene_pose(const bench_scene *scene, int b, int f);
+
+#endif

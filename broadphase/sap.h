@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* Sweep and prune (I-COLLIDE; Lin's survey section 7.2; Bullet's btAxisSweep3): three
+ * arrays of box endpoints, one per axis, kept sorted from frame to frame by insertion
+ * sort, so the work per frame is O(n + swaps). A pair's overlap on an axis changes only
+ * when two of its endpoints swap; at each swap the other axes are checked and the pair
+ * set (pair_set.h) is updated, so after col_sap_update it holds exactly the pairs of
+ * proxies whose closed boxes overlap on all three axes (touching boxes overlap), never
+ * two static proxies.
+ *
+ * Proxies are numbered by the caller (the world uses body slot indices). Inserts, moves
+ * and removals are recorded and applied together by col_sap_update:
+ * - removals: one pass over the pairs and one compaction per axis, O(n + pairs);
+ * - a few inserts: endpoints enter at the end of each array and the insertion sort
+ *   carries them into place, making their pairs through the same swap logic;
+ * - many inserts (a bulk load): a full sort plus one sweep rebuilds the set, diffed
+ *   against the old one so surviving pairs keep their user values. */
+#ifndef COLIBRI_BROADPHASE_SAP_H
+#define COLIBRI_BROADPHASE_SAP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "broadphase/pair_set.h"
+#include "colibri/vecmath.h"
+
+struct col_alloc;
+
+typedef struct col_aabb {
+    col_vec3 min, max;
+} col_aabb;
+
+typedef struct col_sap col_sap;
+
+/* Called for every pair that leaves the set, with the record's user value. */
+typedef void (*col_sap_pair_removed_fn)(void *ctx, uint32_t a, uint32_t b, uint32_t user);
+
+/* NULL on allocation failure. */
+col_sap *col_sap_create(struct col_alloc *alloc);
+void col_sap_destroy(col_sap *sap);
+
+/* Registers proxy p with box and static flag; it joins the pair set at the next update.
+ * p must not be live, nor removed since the last update. Returns 0, or -1 on allocation
+ * failure (nothing changed). */
+int col_sap_insert(col_sap *sap, uint32_t p, const col_aabb *box, bool is_static);
+/* Sets the box of live proxy p; applied at the next update. */
+void col_sap_move(col_sap *sap, uint32_t p, const col_aabb *box);
+/* Removes live proxy p; its pairs leave the set (callback) at the next update. */
+void col_sap_remove(col_sap *sap, uint32_t p);
+
+/* Applies the recorded changes. Returns 0, or -1 on allocation failure: the set is then
+ * marked stale and the next successful update rebuilds it. */
+int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx);
+
+/* The pair set (valid until the next update or remove). */
+col_pair_set *col_sap_pair_set(col_sap *sap);
+
+/* Number of live proxies, and the box the broad phase currently holds for p. */
+int col_sap_proxy_count(const col_sap *sap);
+const col_aabb *col_sap_box(const col_sap *sap, uint32_t p);
+
+/* How many full rebuilds (sort plus sweep) updates have done so far; for tests and
+ * counters, so they can tell the few-inserts path from the bulk path. */
+int col_sap_rebuild_count(const col_sap *sap);
+
+#endif

@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: MIT */
+/* Colibri: multi-body collision detection for convex bodies.
+ *
+ * A world owns shapes (convex hulls) and bodies (a shape at a pose). Each frame the app
+ * moves bodies with col_body_set_pose, calls col_world_update once, then reads the
+ * colliding pairs and the began/ended events with col_world_get_pair_events.
+ * Every function validates its input before it changes anything: on error the world is
+ * unchanged and col_world_last_error() says why in a sentence. No global state. */
+#ifndef COLIBRI_COLIBRI_H
+#define COLIBRI_COLIBRI_H
+
+#include "colibri/base.h"
+#include "colibri/id.h"
+#include "colibri/query.h"
+#include "colibri/types.h"
+#include "colibri/vecmath.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct col_world col_world;
+
+/* ---- world ---- */
+
+/* The backend's short name ("reference", ...), or NULL for an unknown value. */
+COL_API const char *col_backend_name(col_backend backend);
+
+/* Defaults: malloc/free, the default backend, quaternion tolerance 1e-6. */
+COL_API col_world_def col_default_world_def(void);
+
+/* Creates a world. *out receives it (NULL on error). Errors: INVALID_ARGUMENT,
+ * DEF_UNINITIALIZED, OUT_OF_MEMORY. */
+COL_API col_status col_world_create(const col_world_def *def, col_world **out);
+
+/* Frees the world with every shape and body in it. NULL is ignored. */
+COL_API void col_world_destroy(col_world *world);
+
+/* Runs one frame: refreshes bounds of moved bodies, updates the broad phase, runs the
+ * narrow phase on candidate pairs and builds the sorted pair list and events.
+ * Errors: INVALID_ARGUMENT (NULL world), OUT_OF_MEMORY (the previous frame's results are
+ * kept and the update can be retried). */
+COL_API col_status col_world_update(col_world *world);
+
+/* The results of the last update (zeros before the first). See col_pair_events. */
+COL_API col_pair_events col_world_get_pair_events(const col_world *world);
+
+/* Counters of the last update. Errors: INVALID_ARGUMENT. */
+COL_API col_status col_world_get_counters(const col_world *world, col_counters *out);
+
+/* A sentence about the last error of a call on this world ("" if none yet). Owned by the
+ * world, valid until the next call. */
+COL_API const char *col_world_last_error(const col_world *world);
+
+/* A 64-bit fingerprint of everything the world holds (shapes, bodies, poses, filters,
+ * disabled pairs, last results). Equal states give equal hashes; used to check that a
+ * failed call changed nothing. 0 for NULL. */
+COL_API uint64_t col_world_hash(const col_world *world);
+
+/* ---- shapes ---- */
+
+/* Builds the convex hull of count points (local frame, length units) as a new shape.
+ * Interior and duplicate points are dropped. Zero-volume sets (coincident, collinear or
+ * coplanar points) are rejected: Colibri has no flat or needle shapes; give them a
+ * thickness. Errors: INVALID_ARGUMENT, NOT_FINITE, TOO_FEW_POINTS, DEGENERATE_SHAPE,
+ * HULL_FAILED, OUT_OF_MEMORY, CAPACITY. The points are copied. */
+COL_API col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int count,
+                                           col_shape_id *out);
+
+/* Destroys a shape no body uses. Errors: STALE_ID, SHAPE_IN_USE. */
+COL_API col_status col_shape_destroy(col_world *world, col_shape_id shape);
+
+/* True if the id names a live shape of this world. Never traps. */
+COL_API bool col_shape_is_valid(const col_world *world, col_shape_id shape);
+
+/* Facts about a shape's hull. Errors: STALE_ID, INVALID_ARGUMENT. */
+COL_API col_status col_shape_get_info(const col_world *world, col_shape_id shape,
+                                      col_shape_info *out);
+
+/* Copies up to capacity hull vertices (local frame) into out and sets *count to the
+ * vertex count (call with capacity 0 to ask the size). Errors: STALE_ID, INVALID_ARGUMENT. */
+COL_API col_status col_shape_get_vertices(const col_world *world, col_shape_id shape,
+                                          col_vec3 *out, int capacity, int *count);
+
+/* ---- bodies ---- */
+
+/* Defaults: null shape, identity pose, group 1, mask all, moving. */
+COL_API col_body_def col_default_body_def(void);
+
+/* Adds a body. It takes part from the next col_world_update on. Errors: INVALID_ARGUMENT,
+ * DEF_UNINITIALIZED, STALE_ID (shape), NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY, CAPACITY. */
+COL_API col_status col_body_create(col_world *world, const col_body_def *def, col_body_id *out);
+
+/* Removes a body; its id becomes stale and is never handed out again with the same
+ * generation. Pairs it was in are reported as ended by the next update. Errors: STALE_ID. */
+COL_API col_status col_body_destroy(col_world *world, col_body_id body);
+
+/* True if the id names a live body of this world. Never traps. */
+COL_API bool col_body_is_valid(const col_world *world, col_body_id body);
+
+/* Moves a body (takes effect at the next update). The quaternion must be unit within the
+ * world's tolerance. Errors: STALE_ID, NOT_FINITE, BAD_QUATERNION. */
+COL_API col_status col_body_set_pose(col_world *world, col_body_id body, col_transform pose);
+
+/* Reads the pose last set. Errors: STALE_ID, INVALID_ARGUMENT. */
+COL_API col_status col_body_get_pose(const col_world *world, col_body_id body,
+                                     col_transform *out);
+
+/* The def's user_data, or NULL for a stale id. */
+COL_API void *col_body_get_user_data(const col_world *world, col_body_id body);
+
+/* ---- pairs ---- */
+
+/* Enables or disables narrow-phase testing of one pair (enabled by default). A disabled
+ * pair is never reported. The setting is forgotten when either body is removed.
+ * Errors: STALE_ID, SAME_BODY, OUT_OF_MEMORY. */
+COL_API col_status col_pair_set_enabled(col_world *world, col_body_id a, col_body_id b,
+                                        bool enabled);
+
+/* Whether the pair is enabled; false for stale ids. */
+COL_API bool col_pair_is_enabled(const col_world *world, col_body_id a, col_body_id b);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

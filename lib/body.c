@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/* Bodies: a shape at a pose, with filter bits and a static flag. A body joins the broad
+ * phase at creation (its proxy is the body's slot index) and is tested from the next
+ * update on. */
+#include <string.h>
+
+#include "broadphase/sap.h"
+#include "lib/world.h"
+
+col_body_def col_default_body_def(void)
+{
+    col_body_def def;
+    memset(&def, 0, sizeof def);
+    def.pose = col_transform_identity();
+    def.filter_group = 1;
+    def.filter_mask = UINT32_MAX;
+    def.is_static = false;
+    def.internal_cookie = COL_DEF_COOKIE;
+    return def;
+}
+
+/* Per-slot arrays follow the id pool's capacity. */
+static col_status grow_bodies(col_world *w)
+{
+    if (w->body_cap >= w->body_ids.capacity) return COL_OK;
+    size_t n = (size_t)w->body_ids.capacity, old = (size_t)w->body_cap;
+    col_body_rec *b = col_alloc_zeroed(&w->alloc, n, sizeof *b);
+    uint32_t *d = col_alloc_bytes(&w->alloc, n * sizeof *d);
+    if (b == NULL || d == NULL) {
+        col_free_bytes(&w->alloc, b, n * sizeof *b);
+        col_free_bytes(&w->alloc, d, n * sizeof *d);
+        return COL_ERR_OUT_OF_MEMORY;
+    }
+    if (old > 0) {
+        memcpy(b, w->bodies, old * sizeof *b);
+        memcpy(d, w->dirty_list, (size_t)w->dirty_count * sizeof *d);
+    }
+    col_free_bytes(&w->alloc, w->bodies, old * sizeof *b);
+    col_free_bytes(&w->alloc, w->dirty_list, old * sizeof *d);
+    w->bodies = b;
+    w->dirty_list = d;
+    w->body_cap = (int)n;
+    return COL_OK;
+}
+
+static void mark_dirty(col_world *w, uint32_t slot)
+{
+    if (!w->bodies[slot].dirty) {
+        w->bodies[slot].dirty = 1;
+        w->dirty_list[w->dirty_count++] = slot;
+    }
+}
+
+col_status col_body_create(col_world *world, const col_body_def *def, col_body_id *out)
+{
+    if (world == NULL || def == NULL || out == NULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_create: NULL argument");
+    col_body_id none = {0, 0};
+    *out = none;
+    if (def->internal_cookie != COL_DEF_COOKIE)
+        return col_world_fail(world, COL_ERR_DEF_UNINITIALIZED, "col_body_create: def not filled by col_default_body_def()");
+    col_status st = col_world_check_shape(world, def->shape, "col_body_create");
+    if (st != COL_OK) return st;
+    col_transform pose;
+    st = col_world_check_pose(world, def->pose, &pose);
+    if (st != COL_OK) return st;
+
+    if (col_id_pool_reserve(&world->body_ids, &world->alloc, 1) != 0 || grow_bodies(world) != COL_OK)
+        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_body_create: out of memory");
+    int slot = col_id_pool_alloc(&world->body_ids);
+    if (slot < 0) return col_world_fail(world, COL_ERR_CAPACITY, "col_body_create: no body ids left");
+
+    uint32_t shape = def->shape.index1 - 1;
+    col_body_rec *b = &world->bodies[slot];
+    memset(b, 0, sizeof *b);
+    b->pose = pose;
+    b->xf = col_xform_from_transform(pose);
+    b->user_data = def->user_data;
+    b->shape = shape;
+    b->group = def->filter_group;
+    b->mask = def->filter_mask;
+    b->is_static = def->is_static ? 1 : 0;
+    col_aabb box;
+    col_world_hull_aabb(&world->shapes[shape].hull, &b->xf, &box);
+    if (col_sap_insert(world->sap, (uint32_t)slot, &box, def->is_static) != 0) {
+        col_id_pool_unalloc(&world->body_ids, slot);
+        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_body_create: out of memory in the broad phase");
+    }
+    world->shapes[shape].body_count++;
+    if (b->is_static) world->static_count++;
+    /* In the dirty list so its pose counts as changed at the next update. */
+    mark_dirty(world, (uint32_t)slot);
+    *out = col_world_body_id(world, (uint32_t)slot);
+    return COL_OK;
+}
+
+col_status col_body_destroy(col_world *world, col_body_id body)
+{
+    if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_status st = col_world_check_body(world, body, "col_body_destroy");
+    if (st != COL_OK) return st;
+    uint32_t slot = body.index1 - 1;
+    col_body_rec *b = &world->bodies[slot];
+    col_sap_remove(world->sap, slot);
+    world->shapes[b->shape].body_count--;
+    if (b->is_static) world->static_count--;
+    if (b->disabled_count > 0) col_pair_filter_forget_body(world, slot);
+    /* The dirty list may still name the slot; the update skips slots that are not live. */
+    b->dirty = 0;
+    /* Deferred: the slot must not carry a new body before the broad phase has dropped
+     * the old proxy at the next update. */
+    col_id_pool_free(&world->body_ids, (int)slot, true);
+    return COL_OK;
+}
+
+bool col_body_is_valid(const col_world *world, col_body_id body)
+{
+    return world != NULL && col_id_pool_check(&world->body_ids, body.index1, body.generation);
+}
+
+col_status col_body_set_pose(col_world *world, col_body_id body, col_transform pose)
+{
+    if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_status st = col_world_check_body(world, body, "col_body_set_pose");
+    if (st != COL_OK) return st;
+    col_transform p;
+    st = col_world_check_pose(world, pose, &p);
+    if (st != COL_OK) return st;
+    uint32_t slot = body.index1 - 1;
+    world->bodies[slot].pose = p;
+    mark_dirty(world, slot);
+    return COL_OK;
+}
+
+col_status col_body_get_pose(const col_world *world, col_body_id body, col_transform *out)
+{
+    if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_get_pose: NULL argument");
+    col_status st = col_world_check_body(world, body, "col_body_get_pose");
+    if (st != COL_OK) return st;
+    *out = world->bodies[body.index1 - 1].pose;
+    return COL_OK;
+}
+
+void *col_body_get_user_data(const col_world *world, col_body_id body)
+{
+    if (!col_body_is_valid(world, body)) return NULL;
+    return world->bodies[body.index1 - 1].user_data;
+}

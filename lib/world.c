@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/* World life cycle, validation helpers, results, counters and the state hash. */
+#include "lib/world.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "broadphase/sap.h"
+
+col_world_def col_default_world_def(void)
+{
+    col_world_def def;
+    memset(&def, 0, sizeof def);
+    def.backend = COL_BACKEND_DEFAULT;
+    def.worker_count = 0;
+    def.body_capacity = 0;
+    def.quaternion_tolerance = 1e-6;
+    def.internal_cookie = COL_DEF_COOKIE;
+    return def;
+}
+
+col_status col_world_fail(const col_world *world, col_status status, const char *fmt, ...)
+{
+    if (world == NULL) return status;
+    /* The message buffer is diagnostic scratch, not world state: writing it through a
+     * const pointer is allowed because every world is allocated non-const. */
+    col_world *w = (col_world *)world;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->last_error, sizeof w->last_error, fmt, ap);
+    va_end(ap);
+    return status;
+}
+
+const char *col_world_last_error(const col_world *world)
+{
+    return world != NULL ? world->last_error : "no world";
+}
+
+col_status col_world_create(const col_world_def *def, col_world **out)
+{
+    if (out == NULL) return COL_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    if (def == NULL) return COL_ERR_INVALID_ARGUMENT;
+    if (def->internal_cookie != COL_DEF_COOKIE) return COL_ERR_DEF_UNINITIALIZED;
+    if (col_np_backend_get(def->backend) == NULL || def->worker_count < 0 ||
+        !(def->quaternion_tolerance >= 0 && def->quaternion_tolerance < 0.5))
+        return COL_ERR_INVALID_ARGUMENT;
+    if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL)) return COL_ERR_INVALID_ARGUMENT;
+
+    col_alloc alloc;
+    col_alloc_init(&alloc, &def->allocator);
+    col_world *w = col_alloc_zeroed(&alloc, 1, sizeof *w);
+    if (w == NULL) return COL_ERR_OUT_OF_MEMORY;
+    w->alloc = alloc;
+    w->def = *def;
+    w->backend = col_np_backend_get(def->backend);
+    col_id_pool_init(&w->shape_ids);
+    col_id_pool_init(&w->body_ids);
+    /* Slots keep the backend's cache 16-byte aligned after the header. */
+    size_t header = (sizeof(col_pair_slot) + 15) & ~(size_t)15;
+    w->slot_stride = header + ((w->backend->cache_size + 15) & ~(size_t)15);
+    w->sap = col_sap_create(&w->alloc);
+    if (w->sap == NULL) {
+        col_world_destroy(w);
+        return COL_ERR_OUT_OF_MEMORY;
+    }
+    if (def->body_capacity > 0) {
+        int n = def->body_capacity > 1u << 26 ? 1 << 26 : (int)def->body_capacity;
+        if (col_id_pool_reserve(&w->body_ids, &w->alloc, n) != 0) {
+            col_world_destroy(w);
+            return COL_ERR_OUT_OF_MEMORY;
+        }
+    }
+    *out = w;
+    return COL_OK;
+}
+
+void col_world_destroy(col_world *world)
+{
+    if (world == NULL) return;
+    col_alloc alloc = world->alloc;
+    col_world *w = world;
+    if (w->sap != NULL) col_sap_destroy(w->sap);
+    for (int s = 0; s < w->shape_ids.high_water; s++)
+        if (w->shape_ids.live[s]) col_hull_free(&w->alloc, &w->shapes[s].hull);
+    col_free_bytes(&w->alloc, w->shapes, (size_t)w->shape_cap * sizeof(col_shape_rec));
+    col_free_bytes(&w->alloc, w->bodies, (size_t)w->body_cap * sizeof(col_body_rec));
+    col_free_bytes(&w->alloc, w->dirty_list, (size_t)w->body_cap * sizeof(uint32_t));
+    col_id_pool_destroy(&w->shape_ids, &w->alloc);
+    col_id_pool_destroy(&w->body_ids, &w->alloc);
+    col_pair_cache_destroy(w);
+    col_pair_filter_destroy(w);
+    for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, w->pairs[k], (size_t)w->pair_cap[k] * sizeof(col_pair));
+    col_free_bytes(&w->alloc, w->began, (size_t)w->began_cap * sizeof(col_pair));
+    col_free_bytes(&w->alloc, w->ended, (size_t)w->ended_cap * sizeof(col_pair));
+    col_free_bytes(&w->alloc, w->scratch.mem, w->scratch.size);
+    alloc = w->alloc;
+    col_free_bytes(&alloc, w, sizeof *w);
+}
+
+col_pair_events col_world_get_pair_events(const col_world *world)
+{
+    col_pair_events ev;
+    memset(&ev, 0, sizeof ev);
+    if (world == NULL) return ev;
+    ev.pairs = world->pairs[world->cur];
+    ev.pair_count = world->pair_count[world->cur];
+    ev.began = world->began;
+    ev.began_count = world->began_count;
+    ev.ended = world->ended;
+    ev.ended_count = world->ended_count;
+    return ev;
+}
+
+col_status col_world_get_counters(const col_world *world, col_counters *out)
+{
+    if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_world_get_counters: NULL argument");
+    *out = world->counters;
+    out->bodies = world->body_ids.live_count;
+    out->static_bodies = world->static_count;
+    out->shapes = world->shape_ids.live_count;
+    out->alloc_calls_total = world->alloc.calls;
+    out->bytes_in_use = world->alloc.bytes;
+    return COL_OK;
+}
+
+col_status col_world_check_body(const col_world *world, col_body_id id, const char *what)
+{
+    if (!col_id_pool_check(&world->body_ids, id.index1, id.generation))
+        return col_world_fail(world, COL_ERR_STALE_ID, "%s: body id {%u, %u} is null, unknown or removed", what,
+                              id.index1, id.generation);
+    return COL_OK;
+}
+
+col_status col_world_check_shape(const col_world *world, col_shape_id id, const char *what)
+{
+    if (!col_id_pool_check(&world->shape_ids, id.index1, id.generation))
+        return col_world_fail(world, COL_ERR_STALE_ID, "%s: shape id {%u, %u} is null, unknown or removed", what,
+                              id.index1, id.generation);
+    return COL_OK;
+}
+
+static bool coord_ok(double x) { return isfinite(x) && fabs(x) <= COL_MAX_COORD; }
+
+col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out)
+{
+    const col_vec3 p = pose.p;
+    const col_quat q = pose.q;
+    if (!coord_ok(p.x) || !coord_ok(p.y) || !coord_ok(p.z))
+        return col_world_fail(world, COL_ERR_NOT_FINITE, "position (%g, %g, %g) is not finite or beyond %g", p.x, p.y,
+                              p.z, COL_MAX_COORD);
+    if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
+        return col_world_fail(world, COL_ERR_NOT_FINITE, "quaternion has a NaN or infinite component");
+    double n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    double n = sqrt(n2);
+    if (!(fabs(n - 1.0) <= world->def.quaternion_tolerance))
+        return col_world_fail(world, COL_ERR_BAD_QUATERNION, "quaternion length %.17g differs from 1 by more than %g", n,
+                              world->def.quaternion_tolerance);
+    *out = pose;
+    /* A quaternion already unit to rounding is kept bit for bit, so poses computed by
+     * the app (or the benchmark) give exactly the rotation matrix the app expects;
+     * anything further off is renormalised. */
+    if (fabs(n2 - 1.0) > 8 * DBL_EPSILON) {
+        out->q.x = q.x / n;
+        out->q.y = q.y / n;
+        out->q.z = q.z / n;
+        out->q.w = q.w / n;
+    }
+    return COL_OK;
+}
+
+col_status col_world_reserve_scratch(col_world *world, size_t size)
+{
+    if (size <= world->scratch.size) return COL_OK;
+    size_t want = world->scratch.size > 0 ? world->scratch.size : 4096;
+    while (want < size) want *= 2;
+    void *mem = col_alloc_bytes(&world->alloc, want);
+    if (mem == NULL) return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "scratch buffer of %zu bytes", want);
+    col_free_bytes(&world->alloc, world->scratch.mem, world->scratch.size);
+    world->scratch.mem = mem;
+    world->scratch.size = want;
+    return COL_OK;
+}
+
+void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, col_aabb *out)
+{
+    col_vec3 mid = col_scale(col_add(hull->aabb_min, hull->aabb_max), 0.5);
+    col_vec3 half = col_scale(col_sub(hull->aabb_max, hull->aabb_min), 0.5);
+    col_vec3 c = col_xform_point(xf, mid);
+    const double *m = xf->R.m;
+    double e[3], cc[3] = {c.x, c.y, c.z}, lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        e[a] = fabs(m[3 * a]) * half.x + fabs(m[3 * a + 1]) * half.y + fabs(m[3 * a + 2]) * half.z;
+        /* Outward slack: the rounding of R v + p and of this formula is a few ulps of
+         * |c| + e; 1e-12 relative is orders of magnitude more, and still negligible. */
+        double slack = 1e-12 * (fabs(cc[a]) + e[a]) + DBL_MIN;
+        lo[a] = cc[a] - e[a] - slack;
+        hi[a] = cc[a] + e[a] + slack;
+    }
+    out->min = col_v3(lo[0], lo[1], lo[2]);
+    out->max = col_v3(hi[0], hi[1], hi[2]);
+}
+
+/* FNV-1a over the bytes of a value. */
+static uint64_t fnv(uint64_t h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+uint64_t col_world_hash(const col_world *world)
+{
+    if (world == NULL) return 0;
+    uint64_t h = 14695981039346656037ULL;
+    const col_world *w = world;
+    h = fnv(h, &w->frame, sizeof w->frame);
+    for (int s = 0; s < w->shape_ids.high_water; s++) {
+        if (!w->shape_ids.live[s]) continue;
+        const col_shape_rec *r = &w->shapes[s];
+        h = fnv(h, &s, sizeof s);
+        h = fnv(h, &w->shape_ids.generation[s], sizeof(uint32_t));
+        h = fnv(h, &r->body_count, sizeof r->body_count);
+        h = fnv(h, r->hull.vertices, (size_t)r->hull.vertex_count * sizeof(col_vec3));
+    }
+    for (int b = 0; b < w->body_ids.high_water; b++) {
+        if (!w->body_ids.live[b]) continue;
+        const col_body_rec *r = &w->bodies[b];
+        h = fnv(h, &b, sizeof b);
+        h = fnv(h, &w->body_ids.generation[b], sizeof(uint32_t));
+        h = fnv(h, &r->pose, sizeof r->pose);
+        h = fnv(h, &r->user_data, sizeof r->user_data);
+        h = fnv(h, &r->shape, sizeof r->shape);
+        h = fnv(h, &r->group, sizeof r->group);
+        h = fnv(h, &r->mask, sizeof r->mask);
+        h = fnv(h, &r->is_static, sizeof r->is_static);
+        h = fnv(h, &r->disabled_count, sizeof r->disabled_count);
+    }
+    h = fnv(h, w->disabled, (size_t)w->disabled_count * sizeof(uint64_t));
+    h = fnv(h, w->pairs[w->cur], (size_t)w->pair_count[w->cur] * sizeof(col_pair));
+    h = fnv(h, w->began, (size_t)w->began_count * sizeof(col_pair));
+    h = fnv(h, w->ended, (size_t)w->ended_count * sizeof(col_pair));
+    return h;
+}

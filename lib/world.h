@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/* The world's internal layout, shared by the files of lib/ (world.c: life cycle and
+ * inspection; shape.c; body.c; pair_filter.c: disabled pairs; pair_cache.c: per-pair
+ * narrow-phase slots; frame.c: col_world_update; query.c). Not a public header. */
+#ifndef COLIBRI_LIB_WORLD_H
+#define COLIBRI_LIB_WORLD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "colibri/colibri.h"
+#include "lib/core/alloc.h"
+#include "lib/core/hull.h"
+#include "lib/core/id_pool.h"
+#include "lib/core/vec.h"
+#include "narrowphase/backend.h"
+
+struct col_sap;
+
+#define COL_DEF_COOKIE 0x636f6c31 /* "col1": a def filled by its default function */
+
+typedef struct col_shape_rec {
+    col_hull hull;
+    int body_count;
+} col_shape_rec;
+
+typedef struct col_body_rec {
+    col_transform pose;   /* as set, quaternion normalised */
+    col_xform xf;         /* rotation matrix and position of pose, refreshed at update */
+    void *user_data;
+    uint32_t shape;       /* shape slot */
+    uint32_t group, mask;
+    uint8_t is_static;
+    uint8_t dirty;        /* in the dirty list: pose set since the last update */
+    int disabled_count;   /* entries of this body in the disabled-pair list */
+} col_body_rec;
+
+/* Header of a per-pair cache slot; the backend's cache follows at slot_header_size. */
+typedef struct col_pair_slot {
+    uint64_t tested_frame; /* frame of the last narrow-phase answer, 0: never */
+    uint8_t colliding;     /* that answer */
+} col_pair_slot;
+
+struct col_world {
+    col_alloc alloc;
+    col_world_def def;
+    const col_np_backend *backend;
+
+    col_id_pool shape_ids;
+    col_shape_rec *shapes;
+    int shape_cap;
+
+    col_id_pool body_ids;
+    col_body_rec *bodies;
+    uint32_t *dirty_list; /* bodies whose pose changed since the last update */
+    int body_cap;         /* size of bodies[] and dirty_list[] */
+    int dirty_count;
+    int static_count;
+
+    struct col_sap *sap;
+
+    /* pair cache slots (pair_cache.c) */
+    unsigned char *slots;
+    size_t slot_stride;
+    int slot_cap, slot_high;
+    uint32_t *slot_free;
+    int slot_free_count;
+
+    /* disabled pairs: sorted keys lo_slot << 32 | hi_slot (pair_filter.c) */
+    uint64_t *disabled;
+    int disabled_count, disabled_cap;
+
+    /* results: pairs[cur] is the last update's list, pairs[1 - cur] the one before */
+    col_pair *pairs[2];
+    int pair_cap[2], pair_count[2];
+    int cur;
+    col_pair *began, *ended;
+    int began_cap, ended_cap, began_count, ended_count;
+
+    col_np_scratch scratch;
+    uint64_t frame;       /* updates completed */
+    col_counters counters;
+    char last_error[256];
+};
+
+/* Records a formatted message as the world's last error and returns status. */
+col_status col_world_fail(const col_world *world, col_status status, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* Validation helpers: OK or a recorded error. */
+col_status col_world_check_body(const col_world *world, col_body_id id, const char *what);
+col_status col_world_check_shape(const col_world *world, col_shape_id id, const char *what);
+/* Checks a pose and writes its normalised form to *out. */
+col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out);
+
+/* Grows the shared scratch buffer to at least size bytes. */
+col_status col_world_reserve_scratch(col_world *world, size_t size);
+
+/* Bounding box of a hull at a pose: |R| times the local box half extents about the
+ * rotated local box centre, widened outward by a relative 1e-12 so that every world
+ * vertex R v + p as the narrow phase computes it lies inside despite rounding. */
+struct col_aabb;
+void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, struct col_aabb *out);
+
+/* Per-pair cache slots (pair_cache.c). */
+int col_pair_cache_reserve(col_world *world, int count);
+uint32_t col_pair_cache_acquire(col_world *world);
+void col_pair_cache_release(col_world *world, uint32_t slot);
+static inline col_pair_slot *col_pair_cache_slot(const col_world *world, uint32_t slot)
+{
+    return (col_pair_slot *)(void *)(world->slots + (size_t)slot * world->slot_stride);
+}
+void *col_pair_cache_backend_data(const col_world *world, uint32_t slot);
+void col_pair_cache_destroy(col_world *world);
+
+/* Disabled pairs (pair_filter.c). */
+bool col_pair_filter_is_disabled(const col_world *world, uint32_t sa, uint32_t sb);
+void col_pair_filter_forget_body(col_world *world, uint32_t slot);
+void col_pair_filter_destroy(col_world *world);
+
+/* The id of a live body slot. */
+static inline col_body_id col_world_body_id(const col_world *world, uint32_t slot)
+{
+    col_body_id id = {slot + 1, world->body_ids.generation[slot]};
+    return id;
+}
+
+#endif

@@ -1,0 +1,43 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Checks the house rules of STYLE.md that a grep can check: which files may include
+# qhull, uthash and hwloc; include direction between floors; no float in the public API;
+# public headers include only <std*.h> or colibri/; no timing thresholds in tests.
+root=${1:?usage: house_rules.sh PROJECT_ROOT}
+cd "$root" || exit 1
+fail=0
+bad() { echo "house_rules: $*"; fail=1; }
+
+only() { # only PATTERN ALLOWED_FILE
+    hits=$(grep -rlE "$1" lib broadphase narrowphase ccd include 2>/dev/null | grep -v "^$2\$")
+    [ -z "$hits" ] || bad "$1 included outside $2: $hits"
+}
+only '#include <libqhull_r' lib/core/hull.c
+only '#include <uthash.h>' lib/core/hash.h
+only '#include <hwloc.h>' lib/core/thread_pool.c
+
+for f in $(find lib/core -name '*.[ch]'); do
+    grep -nE '#include "(lib/[a-z_]+\.h|broadphase/|narrowphase/|ccd/)' "$f" | grep -v '"lib/core/' &&
+        bad "$f (floor 1) includes a higher floor"
+done
+for f in $(find broadphase -name '*.[ch]'); do
+    grep -nE '#include "(narrowphase/|ccd/|lib/[a-z_]+\.h)' "$f" && bad "$f: broadphase includes narrowphase, ccd or lib/"
+done
+for f in $(find narrowphase -name '*.[ch]'); do
+    grep -nE '#include "(broadphase/|ccd/|lib/[a-z_]+\.h)' "$f" && bad "$f: narrowphase includes broadphase, ccd or lib/"
+done
+for f in $(find lib broadphase narrowphase ccd -name '*.[ch]' 2>/dev/null); do
+    grep -nE '#include "(bench|examples|tests)/' "$f" && bad "$f includes bench/examples/tests"
+done
+grep -nw float include/colibri/*.h && bad "float in the public API"
+for f in include/colibri/*.h; do
+    grep -E '^#include' "$f" | grep -vE '#include (<std[a-z]*\.h>|"colibri/[a-z]+\.h")' && bad "$f includes a non-standard header"
+done
+grep -rnE '(clock_gettime|CLOCK_MONOTONIC|gettimeofday)' tests/*.c 2>/dev/null && bad "timing in a unit test"
+for f in $(find lib broadphase narrowphase ccd -name '*.c'); do
+    n=$(wc -l <"$f")
+    [ "$n" -le 1500 ] || bad "$f has $n lines (> 1500): split it"
+    head -1 "$f" | grep -q 'SPDX-License-Identifier' || bad "$f lacks an SPDX header"
+done
+[ $fail = 0 ] && echo "house_rules: ok"
+exit $fail

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/install_test.sh SOURCE_ROOT
+#
+# Checks what a user gets from `meson install`: configures and installs SOURCE_ROOT into a
+# temporary prefix, then checks
+#   - the installed headers are exactly the six public ones under include/colibri,
+#   - both libcolibri.so and libcolibri.a are installed,
+#   - the shared library exports only col_* symbols (STYLE.md item 3),
+#   - examples/consumer.c builds from the installed headers and colibri.pc alone and runs,
+#     once against the shared library and once statically against libcolibri.a.
+# Quiet on success; on failure prints the log of every step and exits 1.
+set -u
+
+root=${1:-}
+if [ -z "$root" ] || [ ! -f "$root/meson.build" ]; then
+    echo "usage: install_test.sh SOURCE_ROOT (a directory with meson.build)" >&2
+    exit 1
+fi
+root=$(cd "$root" && pwd)
+cc=${CC:-cc}
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/colibri_install.XXXXXX") || exit 1
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+log=$tmp/log
+: >"$log"
+
+fail() {
+    echo "install_test: FAIL: $*" >&2
+    echo "---- log ----" >&2
+    cat "$log" >&2
+    exit 1
+}
+
+# step DESCRIPTION CMD...: run CMD with its output in the log; fail with DESCRIPTION.
+step() {
+    what=$1
+    shift
+    echo "\$ $*" >>"$log"
+    "$@" >>"$log" 2>&1 || fail "$what"
+}
+
+prefix=$tmp/prefix
+step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release
+step "meson install" meson install -C "$tmp/build"
+
+# Headers: exactly the public set, nothing internal leaked, nothing missing.
+incdir=$prefix/include/colibri
+[ -d "$incdir" ] || fail "no $incdir"
+got=$(cd "$incdir" && for f in * .[!.]*; do [ -e "$f" ] && printf '%s\n' "$f"; done | sort | tr '\n' ' ')
+want="base.h colibri.h id.h query.h types.h vecmath.h "
+[ "$got" = "$want" ] || fail "installed headers are '$got', want '$want'"
+
+# Libraries: the libdir is distribution-specific (lib, lib64, lib/x86_64-linux-gnu), so
+# look for the files instead of guessing.
+so=$(find "$prefix" -name libcolibri.so | head -n 1)
+ar=$(find "$prefix" -name libcolibri.a | head -n 1)
+pc=$(find "$prefix" -name colibri.pc | head -n 1)
+[ -n "$so" ] || fail "libcolibri.so not installed"
+[ -n "$ar" ] || fail "libcolibri.a not installed"
+[ -n "$pc" ] || fail "colibri.pc not installed"
+libdir=$(dirname "$so")
+pcdir=$(dirname "$pc")
+
+# Exports: every defined dynamic symbol must be col_*; anything else is a leaked internal.
+nm -D --defined-only "$so" >"$tmp/exports" 2>>"$log" || fail "nm -D $so"
+awk '{ print $NF }' "$tmp/exports" | grep -v '^col_' >"$tmp/leaked"
+if [ -s "$tmp/leaked" ]; then
+    cat "$tmp/leaked" >>"$log"
+    fail "libcolibri.so exports symbols not starting with col_ (listed at the end of the log)"
+fi
+grep -q ' col_world_update$' "$tmp/exports" || fail "libcolibri.so does not export col_world_update"
+
+# Shared: flags from the installed colibri.pc only.
+cflags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags colibri 2>>"$log") || fail "pkg-config --cflags"
+libs=$(PKG_CONFIG_PATH=$pcdir pkg-config --libs colibri 2>>"$log") || fail "pkg-config --libs"
+# $cflags and $libs are unquoted on purpose: they are lists of flags.
+# shellcheck disable=SC2086
+step "compiling consumer.c (shared)" "$cc" -std=c11 -Wall -Wextra -Werror $cflags \
+    -o "$tmp/consumer" "$root/examples/consumer.c" $libs
+out=$(LD_LIBRARY_PATH=$libdir "$tmp/consumer" 2>>"$log") || fail "consumer (shared) failed"
+[ "$out" = "ok" ] || fail "consumer (shared) printed '$out', want 'ok'"
+
+# Static: the --static link line with -lcolibri swapped for the archive itself, since a
+# plain -lcolibri would pick the .so that sits next to it.
+slibs=$(PKG_CONFIG_PATH=$pcdir pkg-config --static --libs colibri 2>>"$log") ||
+    fail "pkg-config --static --libs"
+slibs=$(printf '%s\n' "$slibs" |
+    awk -v ar="$ar" '{ for (i = 1; i <= NF; i++) if ($i == "-lcolibri") $i = ar; print }')
+# shellcheck disable=SC2086
+step "compiling consumer.c (static)" "$cc" -std=c11 -Wall -Wextra -Werror $cflags \
+    -o "$tmp/consumer_static" "$root/examples/consumer.c" $slibs
+if command -v readelf >/dev/null 2>&1; then
+    readelf -d "$tmp/consumer_static" >"$tmp/needed" 2>>"$log" || fail "readelf -d"
+    if grep -q 'libcolibri' "$tmp/needed"; then
+        fail "the static consumer still needs libcolibri.so"
+    fi
+fi
+# No LD_LIBRARY_PATH: the static build must not need the installed shared library.
+out=$("$tmp/consumer_static" 2>>"$log") || fail "consumer (static) failed"
+[ "$out" = "ok" ] || fail "consumer (static) printed '$out', want 'ok'"
+
+exit 0

@@ -1,0 +1,853 @@
+/* SPDX-License-Identifier: MIT */
+/* Broad phase: the pair set (broadphase/pair_set.c) and sweep and prune
+ * (broadphase/sap.c), checked against brute-force all-pairs box overlap.
+ * Oracles: after every update the pair set must equal the set of pairs (not both static)
+ * whose closed boxes overlap on all three axes, and the removed-callback must have
+ * been called exactly once for each pair that left, with the user value it carried (a
+ * shadow map of pair -> user, with a fresh user stamped on every new record). */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broadphase/pair_set.h"
+#include "broadphase/sap.h"
+#include "lib/core/alloc.h"
+
+/* ---- counting (and failing) allocator ---- */
+
+typedef struct counter {
+    uint64_t allocs, frees, failed;
+    int64_t fail_at; /* index of the allocation to fail once; -1: never */
+    bool fail_all;   /* fail every allocation */
+} counter;
+
+static void *counting_alloc(size_t size, void *user)
+{
+    counter *c = user;
+    uint64_t i = c->allocs++;
+    if (c->fail_all || (c->fail_at >= 0 && i == (uint64_t)c->fail_at)) {
+        c->failed++;
+        return NULL;
+    }
+    return malloc(size);
+}
+
+static void counting_free(void *ptr, size_t size, void *user)
+{
+    (void)size;
+    counter *c = user;
+    c->frees++;
+    free(ptr);
+}
+
+static void init_alloc(col_alloc *a, counter *c)
+{
+    memset(c, 0, sizeof *c);
+    c->fail_at = -1;
+    col_allocator hooks = {counting_alloc, counting_free, c};
+    col_alloc_init(a, &hooks);
+}
+
+/* ---- deterministic random numbers (splitmix64) ---- */
+
+static uint64_t rng_state;
+
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
+static double rng_unit(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
+static bool rng_chance(double p) { return rng_unit() < p; }
+
+static void rng_seed(uint64_t seed, const char *test)
+{
+    rng_state = seed;
+    if (test != NULL) print_message("%s: seed 0x%llx\n", test, (unsigned long long)seed);
+}
+
+/* ---- shadow map: pair key -> user (open addressing, backward-shift deletion) ---- */
+
+typedef struct shadow {
+    uint64_t *keys; /* 0 = empty; real keys have a < b, so never 0 */
+    uint32_t *vals;
+    size_t mask, count;
+} shadow;
+
+static uint64_t key_of(uint32_t a, uint32_t b)
+{
+    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
+static size_t shadow_home(const shadow *s, uint64_t k)
+{
+    k ^= k >> 31;
+    k *= 0x9e3779b97f4a7c15ULL;
+    return (size_t)(k >> 20) & s->mask;
+}
+
+static void shadow_init(shadow *s, size_t cap_pow2)
+{
+    s->keys = calloc(cap_pow2, sizeof *s->keys);
+    s->vals = calloc(cap_pow2, sizeof *s->vals);
+    assert_non_null(s->keys);
+    assert_non_null(s->vals);
+    s->mask = cap_pow2 - 1;
+    s->count = 0;
+}
+
+static void shadow_free(shadow *s)
+{
+    free(s->keys);
+    free(s->vals);
+}
+
+static size_t shadow_slot(const shadow *s, uint64_t k)
+{
+    size_t i = shadow_home(s, k);
+    while (s->keys[i] != 0 && s->keys[i] != k) i = (i + 1) & s->mask;
+    return i;
+}
+
+static bool shadow_get(const shadow *s, uint64_t k, uint32_t *v)
+{
+    size_t i = shadow_slot(s, k);
+    if (s->keys[i] == 0) return false;
+    if (v != NULL) *v = s->vals[i];
+    return true;
+}
+
+static void shadow_put(shadow *s, uint64_t k, uint32_t v)
+{
+    size_t i = shadow_slot(s, k);
+    if (s->keys[i] == 0) {
+        s->count++;
+        assert_true(s->count * 2 <= s->mask + 1);
+    }
+    s->keys[i] = k;
+    s->vals[i] = v;
+}
+
+static bool shadow_erase(shadow *s, uint64_t k)
+{
+    size_t i = shadow_slot(s, k);
+    if (s->keys[i] == 0) return false;
+    s->keys[i] = 0;
+    s->count--;
+    /* Backward shift: pull later members of the probe run into the hole. */
+    for (size_t j = (i + 1) & s->mask; s->keys[j] != 0; j = (j + 1) & s->mask) {
+        size_t h = shadow_home(s, s->keys[j]);
+        bool movable = i <= j ? (h <= i || h > j) : (h <= i && h > j);
+        if (movable) {
+            s->keys[i] = s->keys[j];
+            s->vals[i] = s->vals[j];
+            s->keys[j] = 0;
+            i = j;
+        }
+    }
+    return true;
+}
+
+/* ---- pair set unit tests ---- */
+
+static void test_pair_set_basic(void **state)
+{
+    (void)state;
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_pair_set *set = col_pair_set_create(&a);
+    assert_non_null(set);
+
+    assert_int_equal(col_pair_set_add(set, 3, 1), 1);
+    assert_int_equal(col_pair_set_add(set, 1, 3), 0);
+    assert_int_equal(col_pair_set_add(set, 5, 2), 1);
+    assert_int_equal(col_pair_set_add(set, 4, 7), 1);
+    assert_int_equal(col_pair_set_count(set), 3);
+
+    col_bp_pair *p = col_pair_set_find(set, 3, 1);
+    assert_non_null(p);
+    assert_int_equal(p->a, 1);
+    assert_int_equal(p->b, 3);
+    assert_int_equal(p->user, COL_PAIR_NO_USER);
+    p->user = 100;
+    col_pair_set_find(set, 2, 5)->user = 200;
+    col_pair_set_find(set, 7, 4)->user = 300;
+    assert_null(col_pair_set_find(set, 1, 2));
+    assert_null(col_pair_set_find(set, 1, 1));
+
+    /* Records in the order of the adds. */
+    int n;
+    col_bp_pair *r = col_pair_set_records(set, &n);
+    assert_int_equal(n, 3);
+    assert_int_equal(r[0].user, 100);
+    assert_int_equal(r[1].user, 200);
+    assert_int_equal(r[2].user, 300);
+
+    /* Swap-remove: the last record moves into the hole, keeping its user value. */
+    uint32_t user = 0;
+    assert_int_equal(col_pair_set_remove(set, 1, 3, &user), 1);
+    assert_int_equal(user, 100);
+    assert_int_equal(col_pair_set_remove(set, 1, 3, &user), 0);
+    r = col_pair_set_records(set, &n);
+    assert_int_equal(n, 2);
+    assert_int_equal(r[0].a, 4);
+    assert_int_equal(r[0].b, 7);
+    assert_int_equal(r[0].user, 300);
+    assert_int_equal(col_pair_set_find(set, 4, 7)->user, 300);
+    assert_int_equal(col_pair_set_find(set, 2, 5)->user, 200);
+
+    col_pair_set_remove_at(set, 0);
+    assert_int_equal(col_pair_set_count(set), 1);
+    assert_null(col_pair_set_find(set, 4, 7));
+    assert_int_equal(col_pair_set_find(set, 5, 2)->user, 200);
+    col_pair_set_remove_at(set, 0);
+    assert_int_equal(col_pair_set_count(set), 0);
+
+    /* Empty, then used again. */
+    assert_int_equal(col_pair_set_add(set, 0, UINT32_MAX), 1);
+    assert_non_null(col_pair_set_find(set, UINT32_MAX, 0));
+
+    col_pair_set_destroy(set);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees);
+}
+
+/* Random adds and removes against the shadow map; user values must follow their pairs
+ * through every swap-remove. */
+static void test_pair_set_random(void **state)
+{
+    (void)state;
+    rng_seed(0x5eed0001ULL, "pair_set_random");
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_pair_set *set = col_pair_set_create(&a);
+    assert_non_null(set);
+    shadow sh;
+    shadow_init(&sh, 1u << 16);
+    uint32_t next_user = 1;
+    for (int step = 0; step < 60000; step++) {
+        uint32_t x = rng_below(300), y = rng_below(300);
+        if (x == y) continue;
+        uint64_t k = key_of(x, y);
+        int op = (int)rng_below(10);
+        if (op < 5) {
+            int rc = col_pair_set_add(set, x, y);
+            assert_int_equal(rc, shadow_get(&sh, k, NULL) ? 0 : 1);
+            if (rc == 1) {
+                col_bp_pair *p = col_pair_set_find(set, y, x);
+                assert_non_null(p);
+                p->user = next_user;
+                shadow_put(&sh, k, next_user++);
+            }
+        } else if (op < 8) {
+            uint32_t user = 0, want = 0;
+            bool present = shadow_get(&sh, k, &want);
+            assert_int_equal(col_pair_set_remove(set, x, y, &user), present ? 1 : 0);
+            if (present) {
+                assert_int_equal(user, want);
+                shadow_erase(&sh, k);
+            }
+        } else if (op < 9) {
+            int n;
+            col_bp_pair *r = col_pair_set_records(set, &n);
+            if (n > 0) {
+                int i = (int)rng_below((uint32_t)n);
+                uint32_t want = 0;
+                assert_true(shadow_get(&sh, key_of(r[i].a, r[i].b), &want));
+                assert_int_equal(r[i].user, want);
+                shadow_erase(&sh, key_of(r[i].a, r[i].b));
+                col_pair_set_remove_at(set, i);
+            }
+        } else if (rng_chance(0.01)) {
+            /* Empty the set completely now and then (uthash would free its table). */
+            while (col_pair_set_count(set) > 0) {
+                int n;
+                col_bp_pair *r = col_pair_set_records(set, &n);
+                shadow_erase(&sh, key_of(r[n - 1].a, r[n - 1].b));
+                col_pair_set_remove_at(set, n - 1);
+            }
+        }
+        assert_int_equal((size_t)col_pair_set_count(set), sh.count);
+    }
+    int n;
+    col_bp_pair *r = col_pair_set_records(set, &n);
+    for (int i = 0; i < n; i++) {
+        uint32_t want = 0;
+        assert_true(r[i].a < r[i].b);
+        assert_true(shadow_get(&sh, key_of(r[i].a, r[i].b), &want));
+        assert_int_equal(r[i].user, want);
+        assert_ptr_equal(col_pair_set_find(set, r[i].b, r[i].a), &r[i]);
+    }
+    shadow_free(&sh);
+    col_pair_set_destroy(set);
+    assert_int_equal(a.bytes, 0);
+}
+
+/* After reserve(n), adds up to n pairs, removes, emptying and refilling never allocate. */
+static void test_pair_set_reserve_no_alloc(void **state)
+{
+    (void)state;
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_pair_set *set = col_pair_set_create(&a);
+    assert_non_null(set);
+    const int n = 5000;
+    assert_int_equal(col_pair_set_reserve(set, n), 0);
+    uint64_t calls = a.calls;
+    for (int round = 0; round < 3; round++) {
+        for (int i = 0; i < n; i++) assert_int_equal(col_pair_set_add(set, (uint32_t)i, (uint32_t)(i * 7 + 1 + round)), 1);
+        assert_int_equal(col_pair_set_count(set), n);
+        for (int i = 0; i < n; i += 2) assert_int_equal(col_pair_set_remove(set, (uint32_t)i, (uint32_t)(i * 7 + 1 + round), NULL), 1);
+        while (col_pair_set_count(set) > 0) col_pair_set_remove_at(set, 0);
+    }
+    assert_int_equal(a.calls, calls);
+    col_pair_set_destroy(set);
+    assert_int_equal(a.bytes, 0);
+}
+
+/* Allocation failure: add returns -1 and the set is unchanged; it works again later. */
+static void test_pair_set_oom(void **state)
+{
+    (void)state;
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    c.fail_all = true;
+    assert_null(col_pair_set_create(&a));
+    c.fail_all = false;
+    col_pair_set *set = col_pair_set_create(&a);
+    assert_non_null(set);
+    c.fail_all = true;
+    assert_int_equal(col_pair_set_add(set, 1, 2), -1);
+    assert_int_equal(col_pair_set_count(set), 0);
+    assert_null(col_pair_set_find(set, 1, 2));
+    assert_int_equal(col_pair_set_reserve(set, 100), -1);
+    c.fail_all = false;
+    assert_int_equal(col_pair_set_add(set, 1, 2), 1);
+    /* Fail each allocation of a growth in turn. */
+    for (int64_t k = 0; k < 8; k++) {
+        c.fail_at = (int64_t)c.allocs + k;
+        int before = col_pair_set_count(set);
+        for (uint32_t i = 0; i < 3000; i++) {
+            int rc = col_pair_set_add(set, 1000 + (uint32_t)k * 5000 + i, 7);
+            if (rc < 0) {
+                assert_int_equal(col_pair_set_count(set), before + (int)i);
+                assert_null(col_pair_set_find(set, 1000 + (uint32_t)k * 5000 + i, 7));
+                break;
+            }
+        }
+        c.fail_at = -1;
+    }
+    col_pair_set_destroy(set);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees + c.failed);
+}
+
+/* ---- SAP against brute force ---- */
+
+typedef struct sim {
+    int cap;
+    col_aabb *box;
+    unsigned char *live, *is_static, *removed_now;
+    shadow sh;
+    uint32_t next_user;
+    uint64_t callbacks, adds, frames, hit_proxies, live_sum;
+    int *scratch;
+    uint64_t *left; /* pairs reported by the callback during this update */
+    size_t nleft, left_cap;
+} sim;
+
+static void sim_init(sim *s, int cap)
+{
+    memset(s, 0, sizeof *s);
+    s->cap = cap;
+    s->box = calloc((size_t)cap, sizeof *s->box);
+    s->live = calloc((size_t)cap, 1);
+    s->is_static = calloc((size_t)cap, 1);
+    s->removed_now = calloc((size_t)cap, 1);
+    s->scratch = calloc((size_t)cap, sizeof(int));
+    assert_non_null(s->box);
+    assert_non_null(s->live);
+    assert_non_null(s->is_static);
+    assert_non_null(s->removed_now);
+    assert_non_null(s->scratch);
+    shadow_init(&s->sh, 1u << 17);
+    s->next_user = 1;
+}
+
+static void sim_free(sim *s)
+{
+    free(s->box);
+    free(s->live);
+    free(s->is_static);
+    free(s->removed_now);
+    free(s->scratch);
+    free(s->left);
+    shadow_free(&s->sh);
+}
+
+static void on_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
+{
+    sim *s = ctx;
+    uint32_t want = 0;
+    assert_true(a < b);
+    assert_true(shadow_get(&s->sh, key_of(a, b), &want));
+    assert_int_equal(user, want);
+    shadow_erase(&s->sh, key_of(a, b));
+    s->callbacks++;
+    if (s->nleft == s->left_cap) {
+        s->left_cap = s->left_cap ? 2 * s->left_cap : 1024;
+        s->left = realloc(s->left, s->left_cap * sizeof *s->left);
+        assert_non_null(s->left);
+    }
+    s->left[s->nleft++] = key_of(a, b);
+}
+
+static bool overlap(const col_aabb *a, const col_aabb *b)
+{
+    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y &&
+           a->min.z <= b->max.z && b->min.z <= a->max.z;
+}
+
+/* After an update: the records and the shadow map agree (stamping new records), and if
+ * exact, the records are exactly the brute-force pairs. */
+static void check_sap(sim *s, col_sap *sap, bool exact)
+{
+    int n;
+    col_pair_set *set = col_sap_pair_set(sap);
+    /* A pair reported as leaving is gone: never removed and re-added in one update
+     * (that would lose the user value of a pair that did not leave). */
+    for (size_t i = 0; i < s->nleft; i++)
+        assert_null(col_pair_set_find(set, (uint32_t)(s->left[i] >> 32), (uint32_t)s->left[i]));
+    s->nleft = 0;
+    col_bp_pair *r = col_pair_set_records(set, &n);
+    for (int i = 0; i < n; i++) {
+        uint32_t a = r[i].a, b = r[i].b;
+        assert_true(a < b);
+        assert_true((int)b < s->cap);
+        assert_true(s->live[a] && s->live[b]);
+        assert_false(s->is_static[a] && s->is_static[b]);
+        if (exact) assert_true(overlap(&s->box[a], &s->box[b]));
+        uint32_t want = 0;
+        if (r[i].user == COL_PAIR_NO_USER) {
+            assert_false(shadow_get(&s->sh, key_of(a, b), NULL));
+            r[i].user = s->next_user++;
+            shadow_put(&s->sh, key_of(a, b), r[i].user);
+            s->adds++;
+        } else {
+            assert_true(shadow_get(&s->sh, key_of(a, b), &want));
+            assert_int_equal(r[i].user, want);
+        }
+    }
+    assert_int_equal(s->sh.count, (size_t)n);
+
+    int m = 0, live = 0;
+    for (int p = 0; p < s->cap; p++) {
+        if (s->live[p]) s->scratch[m++] = p;
+        s->removed_now[p] = 0;
+    }
+    live = m;
+    assert_int_equal(col_sap_proxy_count(sap), live);
+    if (!exact) return;
+    long long brute = 0;
+    int hit = 0;
+    for (int i = 0; i < m; i++) {
+        int p = s->scratch[i];
+        const col_aabb bp = s->box[p];
+        bool sp = s->is_static[p];
+        for (int j = i + 1; j < m; j++) {
+            int q = s->scratch[j];
+            if (!overlap(&bp, &s->box[q]) || (sp && s->is_static[q])) continue;
+            brute++;
+            s->removed_now[p] = s->removed_now[q] = 1; /* reused as "has a pair" */
+        }
+    }
+    for (int i = 0; i < m; i++) {
+        hit += s->removed_now[s->scratch[i]];
+        s->removed_now[s->scratch[i]] = 0;
+    }
+    assert_int_equal(brute, n);
+    s->frames++;
+    s->hit_proxies += (uint64_t)hit;
+    s->live_sum += (uint64_t)live;
+}
+
+/* Boxes on a grid of 1/4 inside [0, world]: equal coordinates (touching boxes, shared
+ * faces, zero-thickness boxes) are common. */
+static col_aabb grid_box(double world, int max_quarters)
+{
+    int cells = (int)(world * 4);
+    col_aabb b;
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        int size = (int)rng_below((uint32_t)max_quarters + 1);
+        int start = (int)rng_below((uint32_t)(cells - size + 1));
+        lo[k] = start * 0.25;
+        hi[k] = (start + size) * 0.25;
+    }
+    b.min = col_vec3_make(lo[0], lo[1], lo[2]);
+    b.max = col_vec3_make(hi[0], hi[1], hi[2]);
+    return b;
+}
+
+static col_aabb nudge(col_aabb b)
+{
+    double d[3];
+    for (int k = 0; k < 3; k++) d[k] = ((int)rng_below(5) - 2) * 0.25;
+    b.min.x += d[0];
+    b.max.x += d[0];
+    b.min.y += d[1];
+    b.max.y += d[1];
+    b.min.z += d[2];
+    b.max.z += d[2];
+    return b;
+}
+
+static void sim_insert(sim *s, col_sap *sap, int p, col_aabb box, bool st)
+{
+    assert_false(s->live[p]);
+    assert_false(s->removed_now[p]);
+    assert_int_equal(col_sap_insert(sap, (uint32_t)p, &box, st), 0);
+    s->live[p] = 1;
+    s->is_static[p] = st;
+    s->box[p] = box;
+}
+
+static void sim_remove(sim *s, col_sap *sap, int p)
+{
+    assert_true(s->live[p]);
+    col_sap_remove(sap, (uint32_t)p);
+    s->live[p] = 0;
+    s->removed_now[p] = 1;
+}
+
+static void sim_move(sim *s, col_sap *sap, int p, col_aabb box)
+{
+    col_sap_move(sap, (uint32_t)p, &box);
+    s->box[p] = box;
+}
+
+static int random_live(const sim *s, int lo, int hi)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        int p = lo + (int)rng_below((uint32_t)(hi - lo));
+        if (s->live[p]) return p;
+    }
+    return -1;
+}
+
+static int random_free(const sim *s, int lo, int hi)
+{
+    for (int tries = 0; tries < 64; tries++) {
+        int p = lo + (int)rng_below((uint32_t)(hi - lo));
+        if (!s->live[p] && !s->removed_now[p]) return p;
+    }
+    return -1;
+}
+
+enum { NREG = 400, NBULK = 2000, FRAMES = 3000 };
+
+static void test_sap_vs_brute_force(void **state)
+{
+    (void)state;
+    rng_seed(0xc011b41ULL, "sap_vs_brute_force");
+    const double world = 10.0;
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    sim s;
+    sim_init(&s, NREG + NBULK);
+
+    for (int p = 0; p < 300; p++) sim_insert(&s, sap, p, grid_box(world, 6), rng_chance(0.3));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    int rebuilds0 = col_sap_rebuild_count(sap);
+    assert_int_equal(rebuilds0, 1);
+
+    bool bulk_live = false;
+    int incremental_inserts = 0;
+    for (int f = 0; f < FRAMES; f++) {
+        /* Moves: small steps on the grid, sometimes a teleport; statics rarely move. */
+        for (int p = 0; p < s.cap; p++) {
+            if (!s.live[p]) continue;
+            if (s.is_static[p]) {
+                if (rng_chance(0.002)) sim_move(&s, sap, p, grid_box(world, 6));
+            } else if (rng_chance(0.01)) {
+                sim_move(&s, sap, p, grid_box(world, 6));
+            } else if (rng_chance(0.3)) {
+                sim_move(&s, sap, p, nudge(s.box[p]));
+            }
+        }
+        /* Removals and inserts of regular proxies, indices reused across frames. */
+        int nrem = (int)rng_below(4), nins = (int)rng_below(4);
+        for (int i = 0; i < nrem; i++) {
+            int p = random_live(&s, 0, NREG);
+            if (p >= 0) sim_remove(&s, sap, p);
+        }
+        if (rng_chance(0.02)) nins += 17 + (int)rng_below(40); /* just past the threshold */
+        for (int i = 0; i < nins; i++) {
+            int p = random_free(&s, 0, NREG);
+            if (p >= 0) sim_insert(&s, sap, p, grid_box(world, 6), rng_chance(0.3));
+        }
+        if (nins <= 16) incremental_inserts += nins;
+        /* Insert and remove before the update: never reaches the arrays. */
+        if (rng_chance(0.02)) {
+            int p = random_free(&s, 0, NREG);
+            if (p >= 0) {
+                sim_insert(&s, sap, p, grid_box(world, 6), false);
+                sim_remove(&s, sap, p);
+            }
+        }
+        /* Bulk: 2000 at once (rebuild path), gone again a few frames later. */
+        if (f % 1000 == 500) {
+            for (int p = NREG; p < NREG + NBULK; p++) sim_insert(&s, sap, p, grid_box(world, 3), rng_chance(0.5));
+            bulk_live = true;
+        } else if (bulk_live && f % 1000 == 505) {
+            for (int p = NREG; p < NREG + NBULK; p++) sim_remove(&s, sap, p);
+            bulk_live = false;
+        }
+        assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+        check_sap(&s, sap, true);
+    }
+    double hit = (double)s.hit_proxies / (double)s.live_sum;
+    print_message("sap_vs_brute_force: %llu frames, %llu pairs added, %llu removed, %d rebuilds, "
+                  "%d incremental inserts, %.0f%% of proxies in a pair\n",
+                  (unsigned long long)s.frames, (unsigned long long)s.adds, (unsigned long long)s.callbacks,
+                  col_sap_rebuild_count(sap), incremental_inserts, 100.0 * hit);
+    /* A representative scene: neither empty nor saturated. */
+    assert_true(hit > 0.3 && hit < 0.7);
+    assert_true(s.callbacks > 10000);
+    assert_true(col_sap_rebuild_count(sap) > 10);
+
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees);
+}
+
+/* Every allocation of a scripted run fails once in turn: updates return -1 or 0, never
+ * crash; after a failure the next update rebuilds; a successful update is exact; the
+ * callback stays consistent; nothing leaks. */
+static void test_sap_oom(void **state)
+{
+    (void)state;
+    int completed = 0, failures = 0;
+    for (int64_t fail_at = 0; fail_at < 400; fail_at++) {
+        rng_seed(0x00dULL, fail_at == 0 ? "sap_oom" : NULL);
+        col_alloc a;
+        counter c;
+        init_alloc(&a, &c);
+        c.fail_at = fail_at;
+        col_sap *sap = col_sap_create(&a);
+        if (sap == NULL) {
+            assert_int_equal(a.bytes, 0);
+            failures++;
+            continue;
+        }
+        sim s;
+        sim_init(&s, 200);
+        bool failed = false;
+        for (int f = 0; f < 12; f++) {
+            int nins = f == 0 ? 40 : (f == 6 ? 60 : (int)rng_below(5));
+            for (int i = 0; i < nins; i++) {
+                int p = random_free(&s, 0, 200);
+                if (p < 0) continue;
+                col_aabb b = grid_box(5.0, 6);
+                bool st = rng_chance(0.3);
+                if (col_sap_insert(sap, (uint32_t)p, &b, st) == 0) {
+                    s.live[p] = 1;
+                    s.is_static[p] = st;
+                    s.box[p] = b;
+                } else {
+                    failed = true;
+                    assert_null(col_sap_box(sap, (uint32_t)p));
+                }
+            }
+            for (int p = 0; p < s.cap; p++)
+                if (s.live[p] && !s.is_static[p] && rng_chance(0.5)) sim_move(&s, sap, p, nudge(s.box[p]));
+            for (int i = 0; i < 3; i++) {
+                int p = random_live(&s, 0, 200);
+                if (p >= 0 && rng_chance(0.5)) sim_remove(&s, sap, p);
+            }
+            int rc = col_sap_update(sap, on_removed, &s);
+            assert_true(rc == 0 || rc == -1);
+            if (rc != 0) failed = true;
+            check_sap(&s, sap, rc == 0);
+        }
+        /* One more update with a healthy allocator: exact again. */
+        assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+        check_sap(&s, sap, true);
+        if (failed) failures++;
+        if (c.allocs <= (uint64_t)fail_at) completed++;
+        col_sap_destroy(sap);
+        sim_free(&s);
+        assert_int_equal(a.bytes, 0);
+        assert_int_equal(c.allocs, c.frees + c.failed);
+        if (completed >= 3) break;
+    }
+    print_message("sap_oom: %d runs with a failed call\n", failures);
+    assert_true(completed >= 1);
+    assert_true(failures > 10);
+}
+
+/* A steady scene (moves only, pairs coming and going) makes no allocator call after the
+ * second update. The pair set is reserved for every possible pair, so this isolates
+ * SAP's own storage. */
+static void test_sap_steady_no_alloc(void **state)
+{
+    (void)state;
+    rng_seed(0x57eadULL, "sap_steady_no_alloc");
+    enum { N = 200 };
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    assert_int_equal(col_pair_set_reserve(col_sap_pair_set(sap), N * (N - 1) / 2), 0);
+    sim s;
+    sim_init(&s, N);
+    for (int p = 0; p < N; p++) sim_insert(&s, sap, p, grid_box(6.0, 6), rng_chance(0.2));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    for (int p = 0; p < N; p++)
+        if (!s.is_static[p]) sim_move(&s, sap, p, nudge(s.box[p]));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    uint64_t calls = a.calls;
+    for (int f = 0; f < 200; f++) {
+        for (int p = 0; p < N; p++)
+            if (!s.is_static[p] && rng_chance(0.5)) sim_move(&s, sap, p, nudge(s.box[p]));
+        assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+        check_sap(&s, sap, true);
+    }
+    assert_true(s.callbacks > 1000);
+    assert_int_equal(a.calls, calls);
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+}
+
+/* Without any reserve: a periodic motion with distinct coordinates repeats the same
+ * swaps every period, so after one period the structure has met its peak and further
+ * periods allocate nothing. */
+static void test_sap_periodic_no_alloc(void **state)
+{
+    (void)state;
+    rng_seed(0xfe710dULL, "sap_periodic_no_alloc");
+    enum { N = 300, PERIOD = 4 };
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    sim s;
+    sim_init(&s, N);
+    static col_aabb poses[PERIOD][N];
+    for (int t = 0; t < PERIOD; t++) {
+        for (int p = 0; p < N; p++) {
+            double x = rng_unit() * 8, y = rng_unit() * 8, z = rng_unit() * 8;
+            double h = 0.2 + rng_unit() * 0.6;
+            poses[t][p].min = col_vec3_make(x - h, y - h, z - h);
+            poses[t][p].max = col_vec3_make(x + h, y + h, z + h);
+        }
+    }
+    for (int p = 0; p < N; p++) sim_insert(&s, sap, p, poses[0][p], p % 5 == 0);
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    uint64_t calls = 0;
+    for (int f = 1; f <= 6 * PERIOD; f++) {
+        for (int p = 0; p < N; p++) sim_move(&s, sap, p, poses[f % PERIOD][p]);
+        assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+        check_sap(&s, sap, true);
+        if (f == PERIOD) calls = a.calls;
+    }
+    assert_int_equal(a.calls, calls);
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+}
+
+/* 100 000 proxies: one insert or one removal takes the few-inserts path (no rebuild),
+ * and the new proxy's pairs are exactly its brute-force overlaps. */
+static void test_sap_large_single_insert(void **state)
+{
+    (void)state;
+    rng_seed(0x100000ULL, "sap_large_single_insert");
+    enum { N = 100000 };
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    col_aabb *box = malloc((N + 1) * sizeof *box);
+    assert_non_null(box);
+    for (int p = 0; p <= N; p++) {
+        double x = rng_unit() * 100, y = rng_unit() * 100, z = rng_unit() * 100;
+        double h = 0.25 + rng_unit() * 0.5;
+        box[p].min = col_vec3_make(x - h, y - h, z - h);
+        box[p].max = col_vec3_make(x + h, y + h, z + h);
+    }
+    for (int p = 0; p < N; p++) assert_int_equal(col_sap_insert(sap, (uint32_t)p, &box[p], p % 4 == 0), 0);
+    assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+    int before = col_pair_set_count(col_sap_pair_set(sap));
+
+    /* The newcomer is a big box so it has a few partners. */
+    box[N].min = col_vec3_make(40, 40, 40);
+    box[N].max = col_vec3_make(43, 43, 43);
+    assert_int_equal(col_sap_insert(sap, N, &box[N], false), 0);
+    assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+    int expect = 0;
+    for (int p = 0; p < N; p++) {
+        bool o = overlap(&box[p], &box[N]);
+        expect += o;
+        assert_int_equal(col_pair_set_find(col_sap_pair_set(sap), (uint32_t)p, N) != NULL, o);
+    }
+    print_message("sap_large_single_insert: %d pairs, newcomer has %d\n", before, expect);
+    assert_true(expect > 0);
+    assert_int_equal(col_pair_set_count(col_sap_pair_set(sap)), before + expect);
+
+    col_sap_remove(sap, N);
+    col_sap_remove(sap, 17);
+    assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+    assert_int_equal(col_sap_proxy_count(sap), N - 1);
+    assert_null(col_sap_box(sap, 17));
+
+    col_sap_destroy(sap);
+    free(box);
+    assert_int_equal(a.bytes, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_pair_set_basic),
+        cmocka_unit_test(test_pair_set_random),
+        cmocka_unit_test(test_pair_set_reserve_no_alloc),
+        cmocka_unit_test(test_pair_set_oom),
+        cmocka_unit_test(test_sap_vs_brute_force),
+        cmocka_unit_test(test_sap_oom),
+        cmocka_unit_test(test_sap_steady_no_alloc),
+        cmocka_unit_test(test_sap_periodic_no_alloc),
+        cmocka_unit_test(test_sap_large_single_insert),
+    };
+    return cmocka_run_group_tests_name("sap", tests, NULL, NULL);
+}

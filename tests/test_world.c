@@ -1,0 +1,591 @@
+/* SPDX-License-Identifier: MIT */
+/* World API tests: defs, ids, validation with an unchanged world, pair output and
+ * events, filters, disabled pairs, allocation counting and fault injection, and the
+ * frame pipeline against a brute-force all-pairs run of the exact query. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colibri/colibri.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ---- helpers ---- */
+
+static uint64_t rng_state;
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+static double urange(double a, double b) { return a + (b - a) * urand(); }
+static void seed(uint64_t s)
+{
+    rng_state = s;
+    print_message("seed %llu\n", (unsigned long long)s);
+}
+
+static col_quat random_quat(void)
+{
+    double u1 = urand(), u2 = 2 * M_PI * urand(), u3 = 2 * M_PI * urand();
+    double a = sqrt(1 - u1), b = sqrt(u1);
+    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
+    return q;
+}
+
+static col_shape_id make_box(col_world *w, double hx, double hy, double hz)
+{
+    col_vec3 p[8];
+    for (int i = 0; i < 8; i++) p[i] = col_vec3_make(i & 1 ? hx : -hx, i & 2 ? hy : -hy, i & 4 ? hz : -hz);
+    col_shape_id s;
+    assert_int_equal(col_shape_create_convex(w, p, 8, &s), COL_OK);
+    return s;
+}
+
+static col_shape_id make_blob(col_world *w, int n, double ax, double ay, double az)
+{
+    col_vec3 *p = malloc(sizeof *p * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        double x, y, z, r2;
+        do {
+            x = urange(-1, 1), y = urange(-1, 1), z = urange(-1, 1);
+            r2 = x * x + y * y + z * z;
+        } while (r2 < 1e-4 || r2 > 1);
+        double r = sqrt(r2);
+        p[i] = col_vec3_make(ax * x / r, ay * y / r, az * z / r);
+    }
+    col_shape_id s;
+    assert_int_equal(col_shape_create_convex(w, p, n, &s), COL_OK);
+    free(p);
+    return s;
+}
+
+static col_transform at(double x, double y, double z)
+{
+    col_transform t = col_transform_identity();
+    t.p = col_vec3_make(x, y, z);
+    return t;
+}
+
+static col_body_id add_body(col_world *w, col_shape_id s, col_transform pose, bool is_static)
+{
+    col_body_def d = col_default_body_def();
+    d.shape = s;
+    d.pose = pose;
+    d.is_static = is_static;
+    col_body_id id;
+    assert_int_equal(col_body_create(w, &d, &id), COL_OK);
+    return id;
+}
+
+static col_world *new_world(void)
+{
+    col_world_def def = col_default_world_def();
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    assert_non_null(w);
+    return w;
+}
+
+/* ---- defs ---- */
+
+static void test_zeroed_defs_rejected(void **state)
+{
+    (void)state;
+    col_world_def zero;
+    memset(&zero, 0, sizeof zero);
+    col_world *w = (col_world *)1;
+    assert_int_equal(col_world_create(&zero, &w), COL_ERR_DEF_UNINITIALIZED);
+    assert_null(w);
+    assert_int_equal(col_world_create(NULL, &w), COL_ERR_INVALID_ARGUMENT);
+    col_world_def bad = col_default_world_def();
+    bad.worker_count = -1;
+    assert_int_equal(col_world_create(&bad, &w), COL_ERR_INVALID_ARGUMENT);
+    bad = col_default_world_def();
+    bad.backend = COL_BACKEND_COUNT;
+    assert_int_equal(col_world_create(&bad, &w), COL_ERR_INVALID_ARGUMENT);
+
+    w = new_world();
+    col_shape_id s = make_box(w, 1, 1, 1);
+    uint64_t h = col_world_hash(w);
+    col_body_def bd;
+    memset(&bd, 0, sizeof bd);
+    bd.shape = s;
+    bd.pose = col_transform_identity();
+    col_body_id id;
+    assert_int_equal(col_body_create(w, &bd, &id), COL_ERR_DEF_UNINITIALIZED);
+    assert_true(strlen(col_world_last_error(w)) > 0);
+    assert_int_equal(col_world_hash(w), h);
+    col_world_destroy(w);
+    col_world_destroy(NULL);
+    assert_string_equal(col_status_string(COL_OK), "ok");
+    assert_string_equal(col_status_string((col_status)999), "unknown status");
+}
+
+/* ---- ids ---- */
+
+static void test_stale_ids(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    col_shape_id s = make_box(w, 1, 1, 1);
+    col_body_id a = add_body(w, s, at(0, 0, 0), false);
+    col_body_id b = add_body(w, s, at(1.5, 0, 0), false);
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_body_destroy(w, a), COL_OK);
+    assert_false(col_body_is_valid(w, a));
+    assert_int_equal(col_world_update(w), COL_OK);
+    /* the slot is reused after the update, with a new generation */
+    col_body_id c = add_body(w, s, at(0, 0, 0), false);
+    assert_int_equal(c.index1, a.index1);
+    assert_int_not_equal(c.generation, a.generation);
+    assert_int_equal(col_world_update(w), COL_OK);
+
+    uint64_t h = col_world_hash(w);
+    col_transform t;
+    assert_int_equal(col_body_destroy(w, a), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_set_pose(w, a, at(5, 5, 5)), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_get_pose(w, a, &t), COL_ERR_STALE_ID);
+    assert_null(col_body_get_user_data(w, a));
+    assert_int_equal(col_pair_set_enabled(w, a, b, false), COL_ERR_STALE_ID);
+    assert_false(col_pair_is_enabled(w, a, b));
+    col_body_id null_id = {0, 0}, far_id = {12345, 0};
+    assert_int_equal(col_body_set_pose(w, null_id, at(0, 0, 0)), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_set_pose(w, far_id, at(0, 0, 0)), COL_ERR_STALE_ID);
+    assert_false(col_body_is_valid(w, null_id));
+    assert_false(col_body_is_valid(NULL, c));
+    assert_int_equal(col_world_hash(w), h);
+
+    /* a shape in use cannot go; a destroyed shape id is stale */
+    assert_int_equal(col_shape_destroy(w, s), COL_ERR_SHAPE_IN_USE);
+    col_shape_id s2 = make_box(w, 2, 1, 1);
+    assert_int_equal(col_shape_destroy(w, s2), COL_OK);
+    assert_false(col_shape_is_valid(w, s2));
+    h = col_world_hash(w);
+    col_body_def d = col_default_body_def();
+    d.shape = s2;
+    col_body_id x;
+    assert_int_equal(col_body_create(w, &d, &x), COL_ERR_STALE_ID);
+    assert_int_equal(col_shape_destroy(w, s2), COL_ERR_STALE_ID);
+    col_shape_info info;
+    assert_int_equal(col_shape_get_info(w, s2, &info), COL_ERR_STALE_ID);
+    assert_int_equal(col_world_hash(w), h);
+    assert_int_equal(col_pair_set_enabled(w, b, b, false), COL_ERR_SAME_BODY);
+    assert_int_equal(col_world_hash(w), h);
+    col_world_destroy(w);
+}
+
+/* ---- bad numbers ---- */
+
+static void test_bad_numbers_leave_world_unchanged(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    col_shape_id s = make_box(w, 1, 1, 1);
+    col_body_id a = add_body(w, s, at(0, 0, 0), false);
+    add_body(w, s, at(1, 0.5, 0), false);
+    assert_int_equal(col_world_update(w), COL_OK);
+    uint64_t h = col_world_hash(w);
+
+    const double bad[] = {NAN, INFINITY, -INFINITY, 1e300};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        for (int comp = 0; comp < 7; comp++) {
+            col_transform t = at(0, 0, 0);
+            double *f[7] = {&t.p.x, &t.p.y, &t.p.z, &t.q.x, &t.q.y, &t.q.z, &t.q.w};
+            *f[comp] = bad[k];
+            col_status expect = COL_ERR_NOT_FINITE;
+            if (comp >= 3 && isfinite(bad[k])) expect = COL_ERR_BAD_QUATERNION;
+            assert_int_equal(col_body_set_pose(w, a, t), expect);
+            col_body_def d = col_default_body_def();
+            d.shape = s;
+            d.pose = t;
+            col_body_id id;
+            assert_int_equal(col_body_create(w, &d, &id), expect);
+            bool hit;
+            assert_int_equal(col_query_overlap(w, s, t, s, at(0, 0, 0), COL_BACKEND_DEFAULT, &hit), expect);
+            assert_int_equal(col_world_hash(w), h);
+        }
+        col_vec3 pts[5] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}, {1, 1, 1}};
+        pts[3].y = bad[k];
+        col_shape_id sh;
+        assert_int_equal(col_shape_create_convex(w, pts, 5, &sh), COL_ERR_NOT_FINITE);
+        assert_int_equal(col_world_hash(w), h);
+    }
+    /* non-unit quaternions: slightly off is renormalised, far off is an error */
+    col_transform t = at(0, 0, 0);
+    t.q.w = 1.0 + 1e-9;
+    assert_int_equal(col_body_set_pose(w, a, t), COL_OK);
+    col_transform got;
+    assert_int_equal(col_body_get_pose(w, a, &got), COL_OK);
+    assert_true(fabs(got.q.w - 1.0) < 1e-15);
+    h = col_world_hash(w);
+    t.q.w = 1.1;
+    assert_int_equal(col_body_set_pose(w, a, t), COL_ERR_BAD_QUATERNION);
+    t.q.w = 0;
+    assert_int_equal(col_body_set_pose(w, a, t), COL_ERR_BAD_QUATERNION);
+    assert_int_equal(col_world_hash(w), h);
+
+    /* degenerate point sets */
+    col_vec3 flat[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    col_vec3 line[4] = {{0, 0, 0}, {1, 1, 1}, {2, 2, 2}, {3, 3, 3}};
+    col_shape_id sh;
+    assert_int_equal(col_shape_create_convex(w, flat, 4, &sh), COL_ERR_DEGENERATE_SHAPE);
+    assert_int_equal(col_shape_create_convex(w, line, 4, &sh), COL_ERR_DEGENERATE_SHAPE);
+    assert_int_equal(col_shape_create_convex(w, flat, 3, &sh), COL_ERR_TOO_FEW_POINTS);
+    assert_int_equal(col_shape_create_convex(w, NULL, 3, &sh), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_shape_create_convex(w, flat, -1, &sh), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_world_hash(w), h);
+    col_world_destroy(w);
+}
+
+/* ---- pair output, events, filters, disabled pairs ---- */
+
+static void test_sorted_pairs_and_events(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    col_shape_id s = make_box(w, 0.5, 0.5, 0.5);
+    /* a row of unit cubes 0.9 apart: neighbours overlap, others do not */
+    col_body_id ids[10];
+    for (int i = 9; i >= 0; i--) ids[9 - i] = add_body(w, s, at(0.9 * i, 0, 0), false);
+    assert_int_equal(col_world_update(w), COL_OK);
+    col_pair_events ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 9);
+    assert_int_equal(ev.began_count, 9);
+    assert_int_equal(ev.ended_count, 0);
+    for (int k = 0; k < ev.pair_count; k++) {
+        assert_true(ev.pairs[k].a.index1 < ev.pairs[k].b.index1);
+        if (k > 0) assert_true(ev.pairs[k - 1].a.index1 < ev.pairs[k].a.index1);
+        assert_int_equal(ev.pairs[k].b.index1, ev.pairs[k].a.index1 + 1);
+    }
+    /* nothing moves: same pairs, no events, no narrow-phase calls */
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 9);
+    assert_int_equal(ev.began_count + ev.ended_count, 0);
+    col_counters c;
+    assert_int_equal(col_world_get_counters(w, &c), COL_OK);
+    assert_int_equal(c.narrow_calls, 0);
+    assert_int_equal(c.colliding_pairs, 9);
+
+    /* exact touching counts: move the last cube to touch its neighbour face to face */
+    assert_int_equal(col_body_set_pose(w, ids[0], at(0.9 * 8 + 1.0, 0, 0)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 9);
+    assert_int_equal(ev.began_count + ev.ended_count, 0);
+    /* a hair apart: the pair ends */
+    assert_int_equal(col_body_set_pose(w, ids[0], at(0.9 * 8 + 1.0 + 1e-12, 0, 0)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 8);
+    assert_int_equal(ev.ended_count, 1);
+    assert_true(col_body_id_equals(ev.ended[0].a, ids[0]) && col_body_id_equals(ev.ended[0].b, ids[1]));
+    assert_int_equal(ev.began_count, 0);
+
+    /* removing a body ends its pairs; disabling a pair ends it too */
+    assert_int_equal(col_body_destroy(w, ids[5]), COL_OK);
+    assert_int_equal(col_pair_set_enabled(w, ids[1], ids[2], false), COL_OK);
+    assert_false(col_pair_is_enabled(w, ids[1], ids[2]));
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 5);
+    assert_int_equal(ev.ended_count, 3);
+    assert_int_equal(ev.began_count, 0);
+    /* re-enabling begins it again */
+    assert_int_equal(col_pair_set_enabled(w, ids[2], ids[1], true), COL_OK);
+    assert_true(col_pair_is_enabled(w, ids[1], ids[2]));
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 6);
+    assert_int_equal(ev.began_count, 1);
+    col_world_destroy(w);
+}
+
+static void test_filters_and_statics(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    col_shape_id s = make_box(w, 1, 1, 1);
+    col_body_id st1 = add_body(w, s, at(0, 0, 0), true);
+    col_body_id st2 = add_body(w, s, at(0.5, 0, 0), true);
+    col_body_id mv = add_body(w, s, at(0.2, 0.2, 0), false);
+    col_body_def d = col_default_body_def();
+    d.shape = s;
+    d.pose = at(0.1, 0, 0);
+    d.filter_group = 2;
+    d.filter_mask = 2; /* only meets group 2: none of the others */
+    col_body_id picky;
+    assert_int_equal(col_body_create(w, &d, &picky), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    col_pair_events ev = col_world_get_pair_events(w);
+    /* static-static never; picky never; the moving body meets both statics */
+    assert_int_equal(ev.pair_count, 2);
+    for (int k = 0; k < ev.pair_count; k++) {
+        assert_true(col_body_id_equals(ev.pairs[k].b, mv));
+        assert_true(col_body_id_equals(ev.pairs[k].a, st1) || col_body_id_equals(ev.pairs[k].a, st2));
+    }
+    col_counters c;
+    col_world_get_counters(w, &c);
+    assert_int_equal(c.static_bodies, 2);
+    assert_int_equal(c.bodies, 4);
+    /* broad phase holds the AABB pairs except static-static: 3 (mv, picky x 2 statics) + mv-picky */
+    assert_int_equal(c.broadphase_pairs, 5);
+    col_world_destroy(w);
+}
+
+/* ---- allocations ---- */
+
+typedef struct counting_alloc {
+    long calls;
+    long fail_at; /* fail the call with this number (1-based), 0: never */
+} counting_alloc;
+
+static void *c_alloc(size_t size, void *user)
+{
+    counting_alloc *c = user;
+    c->calls++;
+    if (c->fail_at > 0 && c->calls == c->fail_at) return NULL;
+    return malloc(size);
+}
+static void c_free(void *p, size_t size, void *user)
+{
+    (void)size;
+    ((counting_alloc *)user)->calls++;
+    free(p);
+}
+
+static col_world *counted_world(counting_alloc *ca)
+{
+    col_world_def def = col_default_world_def();
+    def.allocator.alloc = c_alloc;
+    def.allocator.free = c_free;
+    def.allocator.user = ca;
+    col_world *w = NULL;
+    col_status st = col_world_create(&def, &w);
+    if (st != COL_OK) return NULL;
+    return w;
+}
+
+static void moving_scene_step(col_world *w, col_body_id *ids, int n, int frame)
+{
+    for (int i = 0; i < n; i++) {
+        double ph = 0.05 * frame + i;
+        col_transform t = at(3 * cos(ph) + (i % 5), 3 * sin(ph * 0.7) + (double)(i / 5) * 0.8, 0.3 * sin(ph));
+        double a = 0.1 * frame + i;
+        t.q = (col_quat){sin(a / 2) / sqrt(3.0), sin(a / 2) / sqrt(3.0), sin(a / 2) / sqrt(3.0), cos(a / 2)};
+        assert_int_equal(col_body_set_pose(w, ids[i], t), COL_OK);
+    }
+}
+
+static void test_no_allocation_after_warmup(void **state)
+{
+    (void)state;
+    counting_alloc ca = {0, 0};
+    col_world *w = counted_world(&ca);
+    assert_non_null(w);
+    seed(7);
+    col_shape_id s1 = make_blob(w, 40, 1, 0.6, 0.4), s2 = make_box(w, 0.5, 0.3, 0.2);
+    enum { N = 40 };
+    col_body_id ids[N];
+    for (int i = 0; i < N; i++) ids[i] = add_body(w, i % 2 ? s1 : s2, at(i, 0, 0), false);
+    /* Warm-up: the scene visits its whole range of configurations once. */
+    for (int f = 0; f < 200; f++) {
+        moving_scene_step(w, ids, N, f);
+        assert_int_equal(col_world_update(w), COL_OK);
+    }
+    long before = ca.calls;
+    long pairs = 0, narrow = 0;
+    for (int f = 0; f < 200; f++) {
+        moving_scene_step(w, ids, N, f);
+        assert_int_equal(col_world_update(w), COL_OK);
+        col_counters c;
+        col_world_get_counters(w, &c);
+        assert_int_equal(c.alloc_calls, 0);
+        pairs += c.colliding_pairs;
+        narrow += c.narrow_calls;
+    }
+    print_message("replayed 200 frames: %ld colliding pairs, %ld narrow calls, %ld allocator calls\n", pairs, narrow,
+                  ca.calls - before);
+    assert_true(pairs > 0);
+    assert_int_equal(ca.calls, before);
+    col_world_destroy(w);
+}
+
+/* SQLite-style fault injection: fail the Nth allocation for every N of a scenario and
+ * require a clean error with the world's state intact (hash unchanged by the failed call). */
+static void test_out_of_memory_every_n(void **state)
+{
+    (void)state;
+    int failures_seen = 0;
+    print_message("seeds 100 + N for the run that fails allocation N\n");
+    for (long n = 1; n < 400; n++) {
+        counting_alloc ca = {0, 0};
+        ca.fail_at = n;
+        col_world *w = counted_world(&ca);
+        if (w == NULL) {
+            failures_seen++;
+            continue;
+        }
+        bool done = true;
+        col_vec3 pts[30];
+        rng_state = 100 + (uint64_t)n; /* seed 100 + N for the N-th run */
+        for (int i = 0; i < 30; i++) pts[i] = col_vec3_make(urange(-1, 1), urange(-1, 1), urange(-1, 1));
+        col_shape_id s = {0, 0};
+        col_body_id ids[12];
+        int nb = 0;
+        for (int step = 0; step < 30 && done; step++) {
+            uint64_t h = col_world_hash(w);
+            col_status st;
+            if (step == 0) {
+                st = col_shape_create_convex(w, pts, 30, &s);
+            } else if (step <= 12) {
+                col_body_def d = col_default_body_def();
+                d.shape = s;
+                d.pose = at(step * 0.7, 0, 0);
+                st = col_body_create(w, &d, &ids[nb]);
+                if (st == COL_OK) nb++;
+            } else if (step == 13) {
+                st = col_pair_set_enabled(w, ids[0], ids[1], false);
+            } else {
+                if (nb > 3 && step == 20) {
+                    assert_int_equal(col_body_destroy(w, ids[nb - 1]), COL_OK);
+                    nb--;
+                    h = col_world_hash(w);
+                }
+                for (int i = 0; i < nb; i++) col_body_set_pose(w, ids[i], at(i * 0.7 + 0.01 * step, 0, 0));
+                h = col_world_hash(w);
+                st = col_world_update(w);
+                if (st != COL_OK) {
+                    /* a failed update keeps the last results: retrying succeeds once memory returns */
+                    assert_int_equal(col_world_hash(w), h);
+                    ca.fail_at = 0;
+                    assert_int_equal(col_world_update(w), COL_OK);
+                    st = COL_ERR_OUT_OF_MEMORY;
+                }
+            }
+            if (st == COL_ERR_OUT_OF_MEMORY) {
+                failures_seen++;
+                if (step < 14) assert_int_equal(col_world_hash(w), h);
+                done = false;
+            } else {
+                assert_int_equal(st, COL_OK);
+            }
+        }
+        col_world_destroy(w);
+        if (done && ca.fail_at > ca.calls) break; /* the scenario no longer reaches the failing call */
+    }
+    print_message("%d injected failures handled\n", failures_seen);
+    assert_true(failures_seen > 10);
+}
+
+/* ---- the frame pipeline against brute force ---- */
+
+static void test_world_matches_brute_force(void **state)
+{
+    (void)state;
+    seed(2026);
+    col_world *w = new_world();
+    col_shape_id shapes[6];
+    shapes[0] = make_blob(w, 30, 1, 0.6, 0.4);
+    shapes[1] = make_blob(w, 20, 1, 0.12, 0.12);
+    shapes[2] = make_blob(w, 40, 1, 1, 0.1);
+    shapes[3] = make_box(w, 1, 0.6, 0.4);
+    shapes[4] = make_blob(w, 8, 0.5, 0.5, 0.5);
+    shapes[5] = make_box(w, 0.3, 0.3, 0.3);
+    enum { MAXB = 120 };
+    col_body_id ids[MAXB];
+    col_transform poses[MAXB];
+    int shape_of[MAXB];
+    bool alive[MAXB] = {false}, is_static[MAXB] = {false};
+    const double L = 9;
+    long total = 0, frames = 300, hits = 0, tested = 0;
+    for (int f = 0; f < frames; f++) {
+        /* churn: add and remove bodies between frames */
+        for (int k = 0; k < 6; k++) {
+            int i = (int)(rng_next() % MAXB);
+            if (alive[i] && urand() < 0.5) {
+                assert_int_equal(col_body_destroy(w, ids[i]), COL_OK);
+                alive[i] = false;
+            } else if (!alive[i]) {
+                shape_of[i] = (int)(rng_next() % 6);
+                is_static[i] = urand() < 0.15;
+                poses[i] = at(urange(0, L), urange(0, L), urange(0, L));
+                poses[i].q = random_quat();
+                ids[i] = add_body(w, shapes[shape_of[i]], poses[i], is_static[i]);
+                alive[i] = true;
+            }
+        }
+        for (int i = 0; i < MAXB; i++) {
+            if (!alive[i] || is_static[i]) continue;
+            if (urand() < 0.02) poses[i].p = col_vec3_make(urange(0, L), urange(0, L), urange(0, L)); /* teleport */
+            else {
+                poses[i].p.x += urange(-0.1, 0.1);
+                poses[i].p.y += urange(-0.1, 0.1);
+                poses[i].p.z += urange(-0.1, 0.1);
+            }
+            poses[i].q = random_quat();
+            assert_int_equal(col_body_set_pose(w, ids[i], poses[i]), COL_OK);
+        }
+        assert_int_equal(col_world_update(w), COL_OK);
+        col_pair_events ev = col_world_get_pair_events(w);
+        /* brute force over all pairs with the exact query */
+        int k = 0, who[4 * MAXB + 1];
+        for (int i = 0; i <= 4 * MAXB; i++) who[i] = -1;
+        for (int i = 0; i < MAXB; i++) {
+            if (!alive[i]) continue;
+            assert_true(ids[i].index1 <= 4 * MAXB);
+            who[ids[i].index1] = i;
+        }
+        for (uint32_t ia = 1; ia <= 4 * MAXB; ia++) {
+            for (uint32_t ib = ia + 1; ib <= 4 * MAXB; ib++) {
+                int x = who[ia], y = who[ib];
+                if (x < 0 || y < 0 || (is_static[x] && is_static[y])) continue;
+                bool hit;
+                assert_int_equal(col_query_overlap(w, shapes[shape_of[x]], poses[x], shapes[shape_of[y]], poses[y],
+                                                   COL_BACKEND_REFERENCE, &hit),
+                                 COL_OK);
+                tested++;
+                if (!hit) continue;
+                hits++;
+                assert_true(k < ev.pair_count);
+                assert_true(col_body_id_equals(ev.pairs[k].a, ids[x]));
+                assert_true(col_body_id_equals(ev.pairs[k].b, ids[y]));
+                k++;
+            }
+        }
+        assert_int_equal(k, ev.pair_count);
+        total += k;
+    }
+    print_message("%ld frames, %ld colliding pairs, %ld pairs tested by brute force\n", frames, total, tested);
+    assert_true(total > frames); /* the scene is dense enough to mean something */
+    (void)hits;
+    col_world_destroy(w);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_zeroed_defs_rejected),
+        cmocka_unit_test(test_stale_ids),
+        cmocka_unit_test(test_bad_numbers_leave_world_unchanged),
+        cmocka_unit_test(test_sorted_pairs_and_events),
+        cmocka_unit_test(test_filters_and_statics),
+        cmocka_unit_test(test_no_allocation_after_warmup),
+        cmocka_unit_test(test_out_of_memory_every_n),
+        cmocka_unit_test(test_world_matches_brute_force),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
