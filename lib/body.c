@@ -75,6 +75,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     memset(b, 0, sizeof *b);
     b->pose = pose;
     b->xf = col_xform_from_transform(pose);
+    b->prev_xf = b->xf;
     b->user_data = def->user_data;
     b->shape = shape;
     b->group = def->filter_group;

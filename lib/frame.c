@@ -65,7 +65,9 @@ col_status col_world_update(col_world *world)
         uint32_t s = w->dirty_list[k];
         if (!w->body_ids.live[s]) continue;
         col_body_rec *b = &w->bodies[s];
+        if (b->moved_frame != w->frame + 1) b->prev_xf = b->xf; /* not on a retried update */
         b->xf = col_xform_from_transform(b->pose);
+        b->moved_frame = w->frame + 1;
         col_aabb box;
         col_world_hull_aabb(&w->shapes[b->shape].hull, &b->xf, &box);
         col_sap_move(w->sap, s, &box);

@@ -27,6 +27,8 @@ typedef struct col_shape_rec {
 typedef struct col_body_rec {
     col_transform pose;   /* as set, quaternion normalised */
     col_xform xf;         /* rotation matrix and position of pose, refreshed at update */
+    col_xform prev_xf;    /* xf before the update numbered moved_frame */
+    uint64_t moved_frame; /* the update that last changed xf (0: never moved) */
     void *user_data;
     uint32_t shape;       /* shape slot */
     uint32_t group, mask;
@@ -120,6 +122,14 @@ void col_pair_cache_destroy(col_world *world);
 bool col_pair_filter_is_disabled(const col_world *world, uint32_t sa, uint32_t sb);
 void col_pair_filter_forget_body(col_world *world, uint32_t slot);
 void col_pair_filter_destroy(col_world *world);
+
+/* The pose a body had at the update before the last one: prev_xf if the last update
+ * moved it, else its current xf (it did not move in between). */
+static inline const col_xform *col_world_body_prev_xf(const col_world *world, uint32_t slot)
+{
+    const col_body_rec *b = &world->bodies[slot];
+    return b->moved_frame == world->frame && world->frame != 0 ? &b->prev_xf : &b->xf;
+}
 
 /* The id of a live body slot. */
 static inline col_body_id col_world_body_id(const col_world *world, uint32_t slot)

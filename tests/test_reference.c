@@ -314,18 +314,50 @@ static void test_face_face_touching(void **state)
     }
 }
 
-/* Two triangular prisms ("roofs") ridge to ridge, the ridges crossing: A's ridge runs
- * along x at z = s, B's (pointing down) along y. Exactly touching at (0, 0, s); lifted by
- * 1e-12 s they are apart, and only the edge-edge axis (0, 0, 1) shows it (the face
- * normals of both roofs give negative gaps). */
-static void make_roofs(double s, col_hull *a, col_hull *b)
+/* Asserts that no face normal of either hull separates the pair (so that a separated
+ * answer must come from an edge-edge axis). */
+static void assert_no_face_separates(const col_hull *a, const col_xform *xa, const col_hull *b,
+                                     const col_xform *xb)
 {
-    col_vec3 pa[6] = {{-s, -s, 0}, {s, -s, 0}, {-s, s, 0}, {s, s, 0}, {-s, 0, s}, {s, 0, s}};
-    col_vec3 pb[6] = {{0, -s, 0}, {0, s, 0}, {-s, -s, s}, {s, -s, s}, {-s, s, s}, {s, s, s}};
-    build(pa, 6, a);
-    build(pb, 6, b);
+    col_vec3 A[16], B[16];
+    assert_true(a->vertex_count <= 16 && b->vertex_count <= 16);
+    world_points(a, xa, A);
+    world_points(b, xb, B);
+    for (int f = 0; f < a->face_count + b->face_count; f++) {
+        col_vec3 n = f < a->face_count ? col_mat3_mul(&xa->R, a->planes[f].n)
+                                       : col_mat3_mul(&xb->R, b->planes[f - a->face_count].n);
+        double amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY;
+        for (int i = 0; i < a->vertex_count; i++) {
+            amin = fmin(amin, col_dot(n, A[i]));
+            amax = fmax(amax, col_dot(n, A[i]));
+        }
+        for (int i = 0; i < b->vertex_count; i++) {
+            bmin = fmin(bmin, col_dot(n, B[i]));
+            bmax = fmax(bmax, col_dot(n, B[i]));
+        }
+        assert_true(bmin - amax < 0.0 && amin - bmax < 0.0);
+    }
 }
 
+/* Two tetrahedral wedges, each with a top and a bottom edge at right angles and no
+ * horizontal face: A's top edge runs along x at z = s; B's bottom edge runs along y
+ * (b_along_x = 0) or along x (1) at its local z = 0, so B placed at height s touches A
+ * edge to edge. */
+static void make_wedges(double s, int b_along_x, col_hull *a, col_hull *b)
+{
+    col_vec3 pa[4] = {{-s, 0, s}, {s, 0, s}, {0, -s, 0}, {0, s, 0}};
+    col_vec3 pb[4] = {{0, -s, 0}, {0, s, 0}, {-s, 0, s}, {s, 0, s}};
+    if (b_along_x) {
+        col_vec3 q[4] = {{-s, 0, 0}, {s, 0, 0}, {0, -s, s}, {0, s, s}};
+        memcpy(pb, q, sizeof q);
+    }
+    build(pa, 4, a);
+    build(pb, 4, b);
+}
+
+/* The wedges edge to edge, the edges crossing, B shifted sideways so that the centroid
+ * direction is not vertical: exactly touching at (0.25 s, 0, s). Lifted by 1e-12 s they
+ * are apart, and only the edge-edge axis (0, 0, 1) shows it. */
 static void test_edge_edge_touching(void **state)
 {
     (void)state;
@@ -333,29 +365,31 @@ static void test_edge_edge_touching(void **state)
     for (int si = 0; si < 3; si++) {
         double s = scales[si];
         col_hull a, b;
-        make_roofs(s, &a, &b);
+        make_wedges(s, 0, &a, &b);
         col_xform xa = pose(col_v3(0, 0, 0), Q_ID);
-        col_xform xb = pose(col_v3(0, 0, s), Q_ID);
+        col_xform xb = pose(col_v3(0.25 * s, 0.5 * s, s), Q_ID);
         pair_outcome o = check_pair(&a, &xa, &b, &xb, s, 0.0, "edge-edge touching");
         assert_int_equal(o.oracle, 1);
         assert_int_equal(o.colliding, 1);
 
-        xb = pose(col_v3(0, 0, s + 1e-12 * s), Q_ID);
+        xb = pose(col_v3(0.25 * s, 0.5 * s, s + 1e-12 * s), Q_ID);
         col_np_result r;
         query(NULL, &a, &xa, &b, &xb, &r);
         assert_false(r.colliding);
         assert_true(fabs(r.axis.z - 1.0) < 1e-12); /* the edge-edge axis, from A to B */
+        assert_true(r.gap > 0.0 && r.gap <= 1e-12 * s);
+        assert_no_face_separates(&a, &xa, &b, &xb);
         o = check_pair(&a, &xa, &b, &xb, s, 0.0, "edge-edge 1e-12 apart");
         assert_int_equal(o.oracle, 0);
         assert_int_equal(o.colliding, 0);
 
         /* B's ridge turned by an angle about z: still an edge-edge contact. */
-        double angles[4] = {0.3, 1.0, -0.7, 1e-3};
+        double angles[4] = {0.3, 0.5, -0.7, 1e-3}; /* the crossing stays on both ridges */
         for (int k = 0; k < 4; k++) {
             col_quat q = quat_axis_angle(col_v3(0, 0, 1), angles[k]);
             double gaps[4] = {0.0, 1e-12 * s, 1e-6 * s, -1e-6 * s};
             for (int g = 0; g < 4; g++) {
-                xb = pose(col_v3(0, 0, s + gaps[g]), q);
+                xb = pose(col_v3(0.25 * s, 0.5 * s, s + gaps[g]), q);
                 o = check_pair(&a, &xa, &b, &xb, s, g >= 2 ? 0.0 : NEAR_REL, "edge-edge turned");
                 if (g == 0) assert_int_equal(o.colliding, 1); /* z of the ridges stays exact */
                 if (g == 2) assert_int_equal(o.colliding, 0);
@@ -367,21 +401,17 @@ static void test_edge_edge_touching(void **state)
     }
 }
 
-/* Nearly parallel edges: the roofs with both ridges along x, B's turned by a tiny angle
- * th about z and lifted by gap < s th. Every face normal then shows a negative gap; only
- * the cross product of the two almost parallel ridges separates, and only if its
- * direction is right to far better than gap / s (a plain double cross product of the
- * rounded edge vectors is off by ~1e-16 / th). Run as rotated copies so that the world
- * edge vectors are not exact small numbers. */
+/* Nearly parallel edges: the wedges with both edges along x, B's turned by a tiny angle
+ * th about z and lifted by gap = 0.1 s th. Every face normal then shows a negative gap
+ * (about gap - s th); only the cross product of the two almost parallel ridges separates
+ * (the backend must neither skip it as parallel nor get its direction wrong). Also run
+ * as rotated copies, so that the world edge vectors carry rounding. */
 static void test_nearly_parallel_edges(void **state)
 {
     (void)state;
     double s = 1.0;
-    col_vec3 pa[6] = {{-s, -s, 0}, {s, -s, 0}, {-s, s, 0}, {s, s, 0}, {-s, 0, s}, {s, 0, s}};
-    col_vec3 pb[6] = {{-s, 0, 0}, {s, 0, 0}, {-s, -s, s}, {s, -s, s}, {-s, s, s}, {s, s, s}};
     col_hull a, b;
-    build(pa, 6, &a);
-    build(pb, 6, &b);
+    make_wedges(s, 1, &a, &b);
     const double th[3] = {1e-4, 1e-7, 1e-9};
     for (int k = 0; k < 3; k++) {
         for (int rep = 0; rep < 6; rep++) {
@@ -399,6 +429,7 @@ static void test_nearly_parallel_edges(void **state)
                                qc.w * qt.w - qc.x * qt.x - qc.y * qt.y - qc.z * qt.z};
                 col_xform xa = pose(t, qc);
                 col_xform xb = pose(col_add(t, col_mat3_mul(&common.R, col_v3(0, 0, lift))), qb);
+                if (rep == 0) assert_no_face_separates(&a, &xa, &b, &xb);
                 pair_outcome o = check_pair(&a, &xa, &b, &xb, s, 1e-13, "nearly parallel");
                 if (o.oracle != o.colliding) continue; /* printed and bounded above */
                 assert_int_equal(o.colliding, sg ? 1 : 0);
