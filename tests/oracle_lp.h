@@ -27,8 +27,10 @@ int col_oracle_intersect(const col_vec3 *A, int na, const col_vec3 *B, int nb);
  * they overlap (< 0), 0 when touching. Its sign agrees with col_oracle_intersect, and
  * |margin| >= the Euclidean distance (or penetration depth). Found with one LP per face
  * of the unit cube (d_k = +-1); values below 1e-6 x the coordinate scale are re-solved
- * in rational arithmetic, so small margins are exact values rounded to double. NaN if
- * GLPK failed. */
+ * in rational arithmetic. Accuracy: about one rounding of the largest coordinate (GLPK
+ * reports the objective as the double sum of its rounded primal values, and the two
+ * support values cancel), i.e. ~1e-16 x scale: ample for the 1e-9 near-touching rule.
+ * NaN if GLPK failed. */
 double col_oracle_margin(const col_vec3 *A, int na, const col_vec3 *B, int nb);
 
 /* The largest t with hull(A) and hull(B) + t dir sharing a point (B moved along dir),

@@ -60,10 +60,15 @@ static double gauss(void)
     if (u < 1e-300) u = 1e-300;
     return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
 }
+/* Every random draw below is its own statement: the order in which a compiler evaluates
+ * function arguments is unspecified, and the seed must give the same pairs everywhere. */
 static col_vec3 rand_unit(void)
 {
     for (;;) {
-        col_vec3 v = col_v3(gauss(), gauss(), gauss());
+        double x = gauss();
+        double y = gauss();
+        double z = gauss();
+        col_vec3 v = col_v3(x, y, z);
         double l = col_len(v);
         if (l > 1e-6) return col_scale(v, 1.0 / l);
     }
@@ -71,7 +76,8 @@ static col_vec3 rand_unit(void)
 static col_quat rand_quat(void)
 {
     for (;;) {
-        double q[4] = {gauss(), gauss(), gauss(), gauss()};
+        double q[4];
+        for (int k = 0; k < 4; k++) q[k] = gauss();
         double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         if (l < 1e-6) continue;
         col_quat r = {q[0] / l, q[1] / l, q[2] / l, q[3] / l};
@@ -80,6 +86,22 @@ static col_quat rand_quat(void)
 }
 
 /* ---- helpers ---- */
+
+/* A point uniformly in the box [-a, a] x [-b, b] x [-c, c]. */
+static col_vec3 rand_box(double a, double b, double c)
+{
+    double x = uniform(-a, a);
+    double y = uniform(-b, b);
+    double z = uniform(-c, c);
+    return col_v3(x, y, z);
+}
+
+/* A random direction times a length uniform in [lo, hi]. */
+static col_vec3 rand_offset(double lo, double hi)
+{
+    col_vec3 u = rand_unit();
+    return col_scale(u, uniform(lo, hi));
+}
 
 static void build(const col_vec3 *pts, int n, col_hull *h)
 {
@@ -238,7 +260,7 @@ static void test_identical_boxes(void **state)
     build(p, 8, &h);
     for (int k = 0; k < 8; k++) {
         col_quat q = k == 0 ? Q_ID : rand_quat();
-        col_vec3 t = k == 0 ? col_v3(0, 0, 0) : col_scale(rand_unit(), uniform(0.0, 100.0));
+        col_vec3 t = k == 0 ? col_v3(0, 0, 0) : rand_offset(0.0, 100.0);
         col_xform x = pose(t, q);
         pair_outcome o = check_pair(&h, &x, &h, &x, 2.0, 0.0, "identical");
         assert_int_equal(o.colliding, 1);
@@ -288,7 +310,7 @@ static void test_face_face_touching(void **state)
                 for (int k = 0; k < 4; k++) {
                     col_quat q = rand_quat();
                     col_xform rot = pose(col_v3(0, 0, 0), q);
-                    col_vec3 t = col_scale(rand_unit(), uniform(0.0, 10.0 * s));
+                    col_vec3 t = rand_offset(0.0, 10.0 * s);
                     double gaps[3] = {0.0, 1e-12 * s, 1e-9 * s};
                     for (int g = 0; g < 3; g++) {
                         d[axis] = 2.0 * s + gaps[g];
@@ -403,7 +425,8 @@ static void test_edge_edge_touching(void **state)
 
 /* Nearly parallel edges: the wedges with both edges along x, B's turned by a tiny angle
  * th about z and lifted by gap = 0.1 s th. Every face normal then shows a negative gap
- * (about gap - s th); only the cross product of the two almost parallel ridges separates
+ * (about gap - s th), and B is shifted along x so that the centroid direction is tilted;
+ * only the cross product of the two almost parallel edges separates
  * (the backend must neither skip it as parallel nor get its direction wrong). Also run
  * as rotated copies, so that the world edge vectors carry rounding. */
 static void test_nearly_parallel_edges(void **state)
@@ -417,7 +440,7 @@ static void test_nearly_parallel_edges(void **state)
         for (int rep = 0; rep < 6; rep++) {
             col_quat qc = rep == 0 ? Q_ID : rand_quat();
             col_xform common = pose(col_v3(0, 0, 0), qc);
-            col_vec3 t = rep == 0 ? col_v3(0, 0, 0) : col_scale(rand_unit(), uniform(0.0, 3.0));
+            col_vec3 t = rep == 0 ? col_v3(0, 0, 0) : rand_offset(0.0, 3.0);
             double gap = 0.1 * s * th[k];
             for (int sg = 0; sg < 2; sg++) {
                 double lift = s + (sg ? -gap : gap);
@@ -428,7 +451,7 @@ static void test_nearly_parallel_edges(void **state)
                                qc.w * qt.z + qc.x * qt.y - qc.y * qt.x + qc.z * qt.w,
                                qc.w * qt.w - qc.x * qt.x - qc.y * qt.y - qc.z * qt.z};
                 col_xform xa = pose(t, qc);
-                col_xform xb = pose(col_add(t, col_mat3_mul(&common.R, col_v3(0, 0, lift))), qb);
+                col_xform xb = pose(col_add(t, col_mat3_mul(&common.R, col_v3(0.3 * s, 0, lift))), qb);
                 if (rep == 0) assert_no_face_separates(&a, &xa, &b, &xb);
                 pair_outcome o = check_pair(&a, &xa, &b, &xb, s, 1e-13, "nearly parallel");
                 if (o.oracle != o.colliding) continue; /* printed and bounded above */
@@ -497,12 +520,15 @@ static int random_points(int kind, int n, col_vec3 *p)
             p[i] = col_v3(uniform(-1.0, 1.0), r * u.y / l, r * u.z / l);
             break;
         }
-        case 2: p[i] = col_v3(uniform(-a, a), uniform(-b, b), i & 1 ? r : -r); break;
+        case 2:
+            p[i] = rand_box(a, b, 0.0);
+            p[i].z = i & 1 ? r : -r;
+            break;
         default:
             if (n >= 8 && i < 8) {
                 p[i] = col_v3(i & 1 ? a : -a, i & 2 ? b : -b, i & 4 ? c : -c);
             } else if (n >= 8) {
-                col_vec3 q = col_v3(uniform(-a, a), uniform(-b, b), uniform(-c, c));
+                col_vec3 q = rand_box(a, b, c);
                 int f = (int)(rng_next() % 6);
                 double sgn = f & 1 ? 1.0 : -1.0;
                 if (f / 2 == 0) q.x = sgn * a;
@@ -510,13 +536,13 @@ static int random_points(int kind, int n, col_vec3 *p)
                 else q.z = sgn * c;
                 p[i] = q;
             } else {
-                p[i] = col_v3(uniform(-a, a), uniform(-b, b), uniform(-c, c));
+                p[i] = rand_box(a, b, c);
             }
             break;
         }
     }
     double scale = pow(10.0, uniform(-0.3, 0.3));
-    col_vec3 off = col_v3(uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3));
+    col_vec3 off = rand_box(0.3, 0.3, 0.3);
     for (int i = 0; i < n; i++) p[i] = col_scale(col_add(p[i], off), scale);
     return n;
 }
@@ -571,10 +597,11 @@ static double brute_sat_gap(const col_hull *a, const col_vec3 *A, const col_hull
     return best;
 }
 
-/* Random pairs near touching: A at a random pose; B at a random orientation, first with
+/* Random pairs near touching: A at a random pose (up to 1e3 x size from the origin, so
+ * rounding grows with the coordinates); B at a random orientation, first with
  * its centroid on A's (so the line below crosses A - B), then moved along a random unit
  * direction to the last contact t* (an LP) plus a gap sampled log-uniformly in
- * +-[1e-12, 1] x size; half the gaps are negative (overlap), so about half the pairs
+ * +-[1e-12, 1e-1] x size; half the gaps are negative (overlap), so about half the pairs
  * intersect. */
 static void test_random_pairs(void **state)
 {
@@ -592,7 +619,10 @@ static void test_random_pairs(void **state)
     for (int k = 0; k < RANDOM_PAIRS; k++) {
         const col_hull *a = &pool[rng_next() % POOL], *b = &pool[rng_next() % POOL];
         double size = fmax(a->radius, b->radius);
-        col_xform xa = pose(col_scale(rand_unit(), uniform(0.0, 5.0) * size), rand_quat());
+        col_vec3 pa = rand_offset(0.0, 1.0);
+        pa = col_scale(pa, pow(10.0, uniform(-1.0, 3.0)) * size);
+        col_quat qa = rand_quat();
+        col_xform xa = pose(pa, qa);
         col_quat qb = rand_quat();
         col_xform xb0 = pose(col_v3(0, 0, 0), qb);
         col_vec3 ca = col_xform_point(&xa, a->centroid);
@@ -601,7 +631,7 @@ static void test_random_pairs(void **state)
         col_vec3 dir = rand_unit();
         double t = col_oracle_contact_shift(A, na, B, nb, dir);
         assert_false(isnan(t));
-        double gap = size * pow(10.0, uniform(-12.0, 0.0));
+        double gap = size * pow(10.0, uniform(-12.0, -1.0));
         if (rng_next() & 1) gap = -gap;
         col_xform xb = xb0;
         xb.p = col_add(xb0.p, col_scale(dir, t + gap));
