@@ -369,6 +369,7 @@ typedef struct sim {
     int *scratch;
     uint64_t *left; /* pairs reported by the callback during this update */
     size_t nleft, left_cap;
+    int nlive;
 } sim;
 
 static void sim_init(sim *s, int cap)
@@ -525,6 +526,7 @@ static void sim_insert(sim *s, col_sap *sap, int p, col_aabb box, bool st)
     s->live[p] = 1;
     s->is_static[p] = st;
     s->box[p] = box;
+    s->nlive++;
 }
 
 static void sim_remove(sim *s, col_sap *sap, int p)
@@ -533,6 +535,7 @@ static void sim_remove(sim *s, col_sap *sap, int p)
     col_sap_remove(sap, (uint32_t)p);
     s->live[p] = 0;
     s->removed_now[p] = 1;
+    s->nlive--;
 }
 
 static void sim_move(sim *s, col_sap *sap, int p, col_aabb box)
@@ -596,16 +599,17 @@ static void test_sap_vs_brute_force(void **state)
         }
         /* Removals and inserts of regular proxies, indices reused across frames. */
         int nrem = (int)rng_below(4), nins = (int)rng_below(4);
+        if (s.nlive - (bulk_live ? NBULK : 0) > 300) nrem += (int)rng_below(60); /* stay near 300 */
         for (int i = 0; i < nrem; i++) {
             int p = random_live(&s, 0, NREG);
             if (p >= 0) sim_remove(&s, sap, p);
         }
-        if (rng_chance(0.02)) nins += 17 + (int)rng_below(40); /* just past the threshold */
+        if (rng_chance(0.02)) nins += 20 + (int)rng_below(40); /* around the threshold (32) */
         for (int i = 0; i < nins; i++) {
             int p = random_free(&s, 0, NREG);
             if (p >= 0) sim_insert(&s, sap, p, grid_box(world, 6), rng_chance(0.3));
         }
-        if (nins <= 16) incremental_inserts += nins;
+        if (nins <= 32) incremental_inserts += nins;
         /* Insert and remove before the update: never reaches the arrays. */
         if (rng_chance(0.02)) {
             int p = random_free(&s, 0, NREG);

@@ -30,7 +30,6 @@
 #define COLIBRI_LIB_CORE_HASH_H
 
 #include <stdint.h>
-#include <string.h>
 
 #include "lib/core/alloc.h"
 
