@@ -3,12 +3,16 @@
  * world and prints the one-line report every engine prints, so Colibri can be timed and
  * checked pair by pair against the peer engines and against itself (--brute).
  *
- *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--frames N]
- *                 [--dump-pairs FILE] [--brute] [--name NAME]
+ *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
+ *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
+ *                 [--schedule every|ttc]
+ *   colibri-bench --topology [--threads N]
  *
  * Normal run: per frame, set every body's pose, col_world_update, read the pair list.
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
  * phase and no world update: the all-pairs reference the normal run must agree with.
+ * --topology: prints the machine as hwloc sees it and where a pool of N workers (default:
+ * one per physical core) would be pinned, then exits (docs/threads.md shows it).
  * Exit status: 0 ok, 1 bad scene or a Colibri error, 2 bad command line or unreadable file. */
 #define _POSIX_C_SOURCE 200809L
 
@@ -22,6 +26,7 @@
 #include <time.h>
 
 #include "colibri/colibri.h"
+#include "lib/core/thread_pool.h"
 #include "scene.h"
 
 #define PROG "colibri-bench"
@@ -40,6 +45,9 @@ typedef struct options {
     int threads;              /* -1: the world def's default */
     int frames;               /* 0: all of the scene's */
     bool brute;
+    bool topology;
+    bool pin_none;            /* --pin none: COL_PIN_NONE instead of the default */
+    bool schedule_every;      /* --schedule every: COL_SCHEDULE_EVERY instead of the default */
 } options;
 
 typedef struct scene_pair {
@@ -59,19 +67,27 @@ typedef struct results {
     uint64_t hash;
     unsigned long long narrow_calls;
     double setup_ms;
+    int workers;             /* the world's resolved worker count */
+    const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
 } results;
 
 static void usage(FILE *out)
 {
     fprintf(out,
-            "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--frames N]\n"
+            "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
+            "                     [--frames N]\n"
             "                     [--dump-pairs FILE] [--brute] [--name NAME]\n"
+            "       " PROG " --topology [--threads N]\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
             "  --threads N      col_world_def.worker_count (N >= 0)\n"
+            "  --pin cores|none pool threads pinned to cores (default) or left to the OS\n"
             "  --frames N       run only the first N frames (N >= 1)\n"
             "  --dump-pairs F   write 'f i j' per colliding pair to F\n"
             "  --brute          col_query_overlap on all pairs instead of the world\n"
-            "  --name NAME      scene name in the report (default: file name)\n");
+            "  --name NAME      scene name in the report (default: file name)\n"
+            "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
+            "                   queue; 'every': every moved pair is tested at every frame\n"
+            "  --topology       print the hwloc topology and the pool's pinning plan\n");
 }
 
 static bool parse_count(const char *s, int min, int *out)
@@ -114,9 +130,13 @@ static int parse_options(int argc, char **argv, options *o)
             o->brute = true;
             continue;
         }
+        if (strcmp(a, "--topology") == 0) {
+            o->topology = true;
+            continue;
+        }
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
-                                             "--dump-pairs", "--name"};
+                                             "--dump-pairs", "--name", "--pin", "--schedule"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -158,12 +178,26 @@ static int parse_options(int argc, char **argv, options *o)
         case 3:
             o->dump_path = value;
             break;
+        case 5:
+            if (strcmp(value, "cores") != 0 && strcmp(value, "none") != 0) {
+                fprintf(stderr, PROG ": --pin wants 'cores' or 'none', not '%s'\n", value);
+                return 2;
+            }
+            o->pin_none = strcmp(value, "none") == 0;
+            break;
+        case 6:
+            if (strcmp(value, "ttc") != 0 && strcmp(value, "every") != 0) {
+                fprintf(stderr, PROG ": --schedule wants 'every' or 'ttc', not '%s'\n", value);
+                return 2;
+            }
+            o->schedule_every = strcmp(value, "every") == 0;
+            break;
         default:
             o->name = value;
             break;
         }
     }
-    if (!o->scene_path) {
+    if (!o->scene_path && !o->topology) {
         fprintf(stderr, PROG ": no scene file given\n");
         usage(stderr);
         return 2;
@@ -278,8 +312,11 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
 {
     col_world_def def = col_default_world_def();
     def.backend = backend;
+    def.schedule = o->schedule_every ? COL_SCHEDULE_EVERY : COL_SCHEDULE_TTC;
     if (o->threads >= 0)
         def.worker_count = o->threads;
+    if (o->pin_none)
+        def.pinning = COL_PIN_NONE;
     def.body_capacity = (uint32_t)sc->body_count;
     col_status st = col_world_create(&def, world);
     if (st != COL_OK)
@@ -504,10 +541,10 @@ static bool print_report(const char *scene_name, const char *engine, const char 
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu\n",
+           "narrow_calls=%llu workers=%d schedule=%s\n",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
-           total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls);
+           total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule);
     free(sorted);
     return fflush(stdout) == 0;
 }
@@ -529,6 +566,18 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (o.topology) {
+        int need = col_thread_pool_describe_topology(NULL, 0, o.threads > 0 ? o.threads : 0);
+        char *text = need >= 0 ? malloc((size_t)need + 1) : NULL;
+        if (!text) {
+            fprintf(stderr, PROG ": hwloc could not load the topology\n");
+            return 1;
+        }
+        col_thread_pool_describe_topology(text, (size_t)need + 1, o.threads > 0 ? o.threads : 0);
+        fputs(text, stdout);
+        free(text);
+        return 0;
+    }
     col_backend backend;
     if (!find_backend(o.backend_name, &backend))
         return 2;
@@ -552,6 +601,7 @@ int main(int argc, char **argv)
     FILE *dump = NULL;
     results res = {0};
     res.hash = FNV_OFFSET;
+    res.schedule = o.schedule_every ? "every" : "ttc";
     res.frames = o.frames > 0 && o.frames < sc.frames ? o.frames : sc.frames;
     res.frame_ms = calloc((size_t)res.frames, sizeof *res.frame_ms);
     col_shape_id *shape_ids = calloc(sc.shape_count > 0 ? (size_t)sc.shape_count : 1,
@@ -573,6 +623,9 @@ int main(int argc, char **argv)
     int64_t t_setup = now_ns();
     if (!setup_world(&sc, &o, backend, &world, shape_ids))
         goto done;
+    col_counters c0;
+    if (col_world_get_counters(world, &c0) == COL_OK)
+        res.workers = c0.workers;
     bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &res)
                        : run_world(&sc, world, shape_ids, t_setup, dump, &res);
     if (!ran)

@@ -2,7 +2,8 @@
 /* Sweep and prune after I-COLLIDE (Cohen, Lin, Manocha, Ponamgi 1995; Lin's survey
  * section 7.2) and Bullet's btAxisSweep3: three arrays of box endpoints, one per axis,
  * kept sorted by one insertion-sort pass per frame, with the pair set updated at the
- * swaps. See sap.h for the contract.
+ * swaps (the passes run in parallel on fixed segments, the pair set is updated after
+ * them in a fixed order: see COL_SAP_SEGMENT). See sap.h for the contract.
  *
  * Endpoint order (per axis): by value; at equal values a min before a max, so boxes
  * that touch overlap (closed intervals, the narrow phase's convention, ALGORITHMS.md
@@ -47,12 +48,13 @@
  * inconsistent.
  *
  * Memory: per-proxy arrays grow with the largest proxy index; endpoint arrays, the
- * insert queue, the merge-sort buffer and the active list persist across frames, so an
- * update on a steady scene (moves only) allocates nothing once the pair set has met its
- * peak. Endpoints are 16 bytes (double + proxy << 1 | is_max), so proxies are < 2^31. */
+ * insert queue, the merge-sort buffer, the active list and the passes' items and event
+ * pool persist across frames, so an update on a steady scene (moves only) allocates
+ * nothing once the pair set and the event pool have met their peaks. Endpoints are 16 bytes (double + proxy << 1 | is_max), so proxies are < 2^31. */
 #include "broadphase/sap.h"
 
 #include <assert.h>
+#include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -71,6 +73,34 @@
  * So a fixed 32 rather than a fraction of n: a handful of bodies (a spawn, a deletion)
  * never re-sorts, and a bulk load takes the rebuild instead of O(k n) swaps. */
 #define COL_SAP_FEW_INSERTS 32
+
+/* Parallel incremental passes. Each axis is cut into segments of COL_SAP_SEGMENT
+ * endpoints, a fixed size (never derived from the worker count, so every run cuts the
+ * same way). Workers insertion-sort the segments, then one fix-up insertion sort per axis
+ * carries the few endpoints that must cross a segment boundary. Every one of these sorts
+ * only swaps adjacent inverted endpoints, so together they swap exactly the pairs of
+ * endpoints inverted between the old and the new order, each once: the same swaps as one
+ * insertion sort over the axis, in another order. At a swap nothing is written to the
+ * pair set: the event (add or remove, decided from the final and the old boxes, which do
+ * not change during the passes) is recorded in the item's list, and after the passes the
+ * calling thread applies the lists in item order. A pair's events are all adds or all
+ * removes (an add needs overlap of the final boxes on every axis, a remove comes from a
+ * swap that separates them on one axis for good), so the order of the events changes
+ * only the order of the set's records, and that order is fixed by the segmentation.
+ * Events go to chunks of COL_SAP_CHUNK taken from a pool with an atomic counter: the pool
+ * runs out iff the items need more chunks in total than it has, whatever the schedule,
+ * and then the update rebuilds instead (exact, and as deterministic) and the pool grows
+ * for the next frames. The pool starts with a chunk per item plus COL_SAP_MIN_CHUNKS, so
+ * only a burst of changes (thousands of pairs starting or ending at once) overflows. */
+#define COL_SAP_SEGMENT 4096
+#define COL_SAP_CHUNK 256
+#define COL_SAP_MIN_CHUNKS 16
+#define COL_SAP_EV_REMOVE (1ull << 63)
+
+typedef struct col_sap_item {
+    int first, last; /* chunks of this item's events, -1: none */
+    int overflow;    /* the pool ran out while this item recorded */
+} col_sap_item;
 
 enum {
     COL_SAP_FREE = 0,      /* not registered */
@@ -105,6 +135,22 @@ struct col_sap {
     uint8_t *info; /* state | flags */
     int *active_pos;
     int boxes_cap, info_cap, active_pos_cap, nslots;
+    /* The boxes of the last update, saved by refresh_values from the endpoints before it
+     * overwrites them (valid for the proxies in the arrays during the passes after it). */
+    col_aabb *old_boxes;
+    int old_boxes_cap;
+
+    /* The incremental passes' items (segments of the three axes, then one fix-up per
+     * axis) with the events they record, applied afterwards in item order; run on the
+     * owner's workers through run (NULL: in order on the calling thread). */
+    col_sap_run_fn *run;
+    void *run_ctx;
+    struct col_sap_item *items;
+    int items_cap;
+    uint64_t *events;        /* event_chunk_cap chunks of COL_SAP_CHUNK events */
+    int *chunk_next, *chunk_len;
+    int event_chunk_cap;
+    atomic_int chunks_used;
 
     /* Endpoints: ep_count per axis (2 per proxy in the arrays). */
     col_sap_ep *axis[3];
@@ -205,6 +251,9 @@ static int ensure_slot(col_sap *sap, uint32_t p)
     void *d = sap->boxes;
     if (col_array_reserve(sap->alloc, &d, &sap->boxes_cap, need, sizeof(col_aabb)) != 0) return -1;
     sap->boxes = d;
+    d = sap->old_boxes;
+    if (col_array_reserve(sap->alloc, &d, &sap->old_boxes_cap, need, sizeof(col_aabb)) != 0) return -1;
+    sap->old_boxes = d;
     d = sap->info;
     if (col_array_reserve(sap->alloc, &d, &sap->info_cap, need, sizeof(uint8_t)) != 0) return -1;
     sap->info = d;
@@ -240,6 +289,11 @@ void col_sap_destroy(col_sap *sap)
     col_alloc *a = sap->alloc;
     col_pair_set_destroy(sap->pairs);
     col_free_bytes(a, sap->boxes, (size_t)sap->boxes_cap * sizeof(col_aabb));
+    col_free_bytes(a, sap->old_boxes, (size_t)sap->old_boxes_cap * sizeof(col_aabb));
+    col_free_bytes(a, sap->items, (size_t)sap->items_cap * sizeof(struct col_sap_item));
+    col_free_bytes(a, sap->events, (size_t)sap->event_chunk_cap * COL_SAP_CHUNK * sizeof(uint64_t));
+    col_free_bytes(a, sap->chunk_next, (size_t)sap->event_chunk_cap * sizeof(int));
+    col_free_bytes(a, sap->chunk_len, (size_t)sap->event_chunk_cap * sizeof(int));
     col_free_bytes(a, sap->info, (size_t)sap->info_cap * sizeof(uint8_t));
     col_free_bytes(a, sap->active_pos, (size_t)sap->active_pos_cap * sizeof(int));
     for (int k = 0; k < 3; k++) col_free_bytes(a, sap->axis[k], (size_t)sap->axis_cap[k] * sizeof(col_sap_ep));
@@ -349,15 +403,61 @@ static void apply_removals(col_sap *sap, col_sap_pair_removed_fn removed, void *
     sap->removing = 0;
 }
 
-/* One insertion-sort pass over axis k, updating the pair set at every min/max swap.
- * Returns -1 if a pair could not be added (the pass still completes, so the arrays stay
- * sorted; the caller marks the set stale). */
-static int sort_axis(col_sap *sap, int k, col_sap_pair_removed_fn removed, void *ctx)
+/* One run of the passes: nseg segments per axis over endpoints [0, n). */
+typedef struct col_sap_pass {
+    col_sap *sap;
+    const col_aabb *old_boxes;
+    int nseg, n;
+} col_sap_pass;
+
+/* Items [begin, end) = (axis, segment) of the refresh: writes the current box values
+ * into the endpoints, saving the old ones in old_boxes first. Each endpoint, and so each
+ * coordinate of old_boxes, belongs to one item. */
+static void refresh_items(int begin, int end, void *arg)
 {
-    col_sap_ep *ep = sap->axis[k];
+    const col_sap_pass *ps = arg;
+    col_sap *sap = ps->sap;
+    for (int it = begin; it < end; it++) {
+        int k = it / ps->nseg, lo = (it % ps->nseg) * COL_SAP_SEGMENT;
+        int hi = ps->n - lo > COL_SAP_SEGMENT ? lo + COL_SAP_SEGMENT : ps->n;
+        col_sap_ep *ep = sap->axis[k];
+        for (int i = lo; i < hi; i++) {
+            uint32_t d = ep[i].data;
+            col_vec3 *old = (d & 1u) ? &sap->old_boxes[d >> 1].max : &sap->old_boxes[d >> 1].min;
+            double *o = k == 0 ? &old->x : (k == 1 ? &old->y : &old->z);
+            *o = ep[i].value;
+            ep[i].value = ep_value(&sap->boxes[d >> 1], k, d & 1u);
+        }
+    }
+}
+
+/* Appends an event to the item's list (only the item's worker touches it). */
+static void record(col_sap *sap, col_sap_item *it, uint64_t ev)
+{
+    if (it->overflow) return;
+    int c = it->last;
+    if (c < 0 || sap->chunk_len[c] == COL_SAP_CHUNK) {
+        int nc = atomic_fetch_add_explicit(&sap->chunks_used, 1, memory_order_relaxed);
+        if (nc >= sap->event_chunk_cap) {
+            it->overflow = 1;
+            return;
+        }
+        sap->chunk_next[nc] = -1;
+        sap->chunk_len[nc] = 0;
+        if (c < 0) it->first = nc;
+        else sap->chunk_next[c] = nc;
+        it->last = c = nc;
+    }
+    sap->events[(size_t)c * COL_SAP_CHUNK + (size_t)sap->chunk_len[c]++] = ev;
+}
+
+/* Insertion sort of ep[lo, hi), whose prefix [lo, start) is sorted, recording the event
+ * of every min/max swap (the I-COLLIDE rule, see the top of the file). */
+static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, const col_aabb *old_boxes,
+                       col_sap_item *item)
+{
     const col_aabb *boxes = sap->boxes;
-    int n = sap->ep_count, rc = 0;
-    for (int i = 1; i < n; i++) {
+    for (int i = start; i < hi; i++) {
         if (!ep_less(&ep[i], &ep[i - 1])) continue;
         col_sap_ep e = ep[i];
         uint32_t p = e.data >> 1;
@@ -372,35 +472,103 @@ static int sort_axis(col_sap *sap, int k, col_sap_pair_removed_fn removed, void 
                     if (!(e.data & 1u)) {
                         /* p.min passes below q.max: they start to overlap on this axis;
                          * the other axes are tested on the final boxes. */
-                        if (boxes_overlap(&boxes[p], &boxes[q]) && col_pair_set_add(sap->pairs, p, q) < 0) rc = -1;
-                    } else if (!((sap->info[p] | sap->info[q]) & COL_SAP_NEW)) {
+                        if (boxes_overlap(&boxes[p], &boxes[q])) record(sap, item, (uint64_t)p << 32 | q);
+                    } else if (!((sap->info[p] | sap->info[q]) & COL_SAP_NEW) &&
+                               boxes_overlap(&old_boxes[p], &old_boxes[q])) {
                         /* p.max passes below q.min: separated on this axis for good.
-                         * Skipped (no hash lookup) if either is new: a new proxy had no
-                         * pair when the update began, and a pair added during the passes
-                         * overlaps on every axis by final values, so it never ends here. */
-                        uint32_t user;
-                        if (col_pair_set_remove(sap->pairs, p, q, &user) == 1) report(removed, ctx, p, q, user);
+                         * Skipped if either is new: a new proxy had no pair when the
+                         * update began, and a pair added during the passes overlaps on
+                         * every axis by final values, so it never ends here. Skipped too
+                         * if the boxes of the last update did not overlap: the set held
+                         * exactly the pairs whose boxes did, so the pair is not in it.
+                         * That is nearly every such swap (measured: 99.5% on dense10k,
+                         * 99.99% on sparse100k), each a hash miss otherwise. */
+                        record(sap, item, COL_SAP_EV_REMOVE | (uint64_t)p << 32 | q);
                     }
                 }
             }
             ep[j] = f;
             j--;
-        } while (j > 0 && ep_less(&e, &ep[j - 1]));
+        } while (j > lo && ep_less(&e, &ep[j - 1]));
         ep[j] = e;
     }
-    return rc;
 }
 
-/* Writes current box values into the endpoints (after moves). */
-static void refresh_values(col_sap *sap)
+/* Items [begin, end) = (axis, segment): each sorts its own segment. */
+static void segment_items(int begin, int end, void *arg)
 {
-    for (int k = 0; k < 3; k++) {
-        col_sap_ep *ep = sap->axis[k];
-        for (int i = 0; i < sap->ep_count; i++) {
-            uint32_t d = ep[i].data;
-            ep[i].value = ep_value(&sap->boxes[d >> 1], k, d & 1u);
+    const col_sap_pass *ps = arg;
+    for (int it = begin; it < end; it++) {
+        int k = it / ps->nseg, lo = (it % ps->nseg) * COL_SAP_SEGMENT;
+        int hi = ps->n - lo > COL_SAP_SEGMENT ? lo + COL_SAP_SEGMENT : ps->n;
+        sort_range(ps->sap, ps->sap->axis[k], lo, lo + 1, hi, ps->old_boxes, &ps->sap->items[it]);
+    }
+}
+
+/* Items [begin, end) = axes: the fix-up across segment boundaries (segment 0 is sorted). */
+static void fixup_items(int begin, int end, void *arg)
+{
+    const col_sap_pass *ps = arg;
+    for (int k = begin; k < end; k++)
+        sort_range(ps->sap, ps->sap->axis[k], 0, COL_SAP_SEGMENT, ps->n, ps->old_boxes,
+                   &ps->sap->items[3 * ps->nseg + k]);
+}
+
+static void run_items(col_sap *sap, col_sap_items_fn *fn, void *arg, int count)
+{
+    if (count <= 0) return;
+    if (sap->run != NULL) sap->run(sap->run_ctx, fn, arg, count);
+    else fn(0, count, arg);
+}
+
+/* Makes room for the items of n endpoints and the event pool (at least chunks chunks).
+ * Returns 0, or -1 with nothing changed but a possibly larger array. */
+static int reserve_pass(col_sap *sap, int n, int chunks)
+{
+    int nseg = (n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
+    void *d = sap->items;
+    if (col_array_reserve(sap->alloc, &d, &sap->items_cap, 3 * nseg + 3, sizeof(col_sap_item)) != 0) return -1;
+    sap->items = d;
+    if (chunks <= sap->event_chunk_cap) return 0;
+    size_t c = (size_t)chunks;
+    uint64_t *ev = col_alloc_bytes(sap->alloc, c * COL_SAP_CHUNK * sizeof(uint64_t));
+    int *next = col_alloc_bytes(sap->alloc, c * sizeof(int)), *len = col_alloc_bytes(sap->alloc, c * sizeof(int));
+    if (ev == NULL || next == NULL || len == NULL) {
+        col_free_bytes(sap->alloc, ev, c * COL_SAP_CHUNK * sizeof(uint64_t));
+        col_free_bytes(sap->alloc, next, c * sizeof(int));
+        col_free_bytes(sap->alloc, len, c * sizeof(int));
+        return -1;
+    }
+    col_free_bytes(sap->alloc, sap->events, (size_t)sap->event_chunk_cap * COL_SAP_CHUNK * sizeof(uint64_t));
+    col_free_bytes(sap->alloc, sap->chunk_next, (size_t)sap->event_chunk_cap * sizeof(int));
+    col_free_bytes(sap->alloc, sap->chunk_len, (size_t)sap->event_chunk_cap * sizeof(int));
+    sap->events = ev;
+    sap->chunk_next = next;
+    sap->chunk_len = len;
+    sap->event_chunk_cap = chunks;
+    return 0;
+}
+
+/* Applies every item's events, in item order. Returns -1 if a pair could not be added
+ * (the rest still applies; the caller marks the set stale). */
+static int apply_events(col_sap *sap, int items, col_sap_pair_removed_fn removed, void *ctx)
+{
+    int rc = 0;
+    for (int it = 0; it < items; it++) {
+        for (int c = sap->items[it].first; c >= 0; c = sap->chunk_next[c]) {
+            const uint64_t *ev = sap->events + (size_t)c * COL_SAP_CHUNK;
+            for (int e = 0; e < sap->chunk_len[c]; e++) {
+                uint32_t p = (uint32_t)(ev[e] >> 32) & 0x7fffffffu, q = (uint32_t)ev[e];
+                if (!(ev[e] & COL_SAP_EV_REMOVE)) {
+                    if (col_pair_set_add(sap->pairs, p, q) < 0) rc = -1;
+                } else {
+                    uint32_t user;
+                    if (col_pair_set_remove(sap->pairs, p, q, &user) == 1) report(removed, ctx, p, q, user);
+                }
+            }
         }
     }
+    return rc;
 }
 
 /* Counts queued inserts still pending (a queued proxy may have been removed again). */
@@ -588,9 +756,19 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
             return -1;
         }
     }
+    /* A chunk per item (most items record a few events) and some to spare. */
+    if (reserve_pass(sap, need, 3 * ((need + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT) + 3 + COL_SAP_MIN_CHUNKS) != 0) {
+        sap->stale = 1;
+        return -1;
+    }
 
     int resort = sap->moved || k > 0;
-    if (sap->moved) refresh_values(sap);
+    /* Without moves the boxes are those of the last update. */
+    col_sap_pass ps = {sap, sap->moved ? sap->old_boxes : sap->boxes, 0, sap->ep_count};
+    if (sap->moved) {
+        ps.nseg = (ps.n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
+        run_items(sap, refresh_items, &ps, 3 * ps.nseg);
+    }
     sap->moved = 0;
 
     /* Few inserts: min then max at the end of every axis; the sort carries them in. */
@@ -610,10 +788,36 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     }
 
     int rc = 0;
-    if (resort)
-        for (int a = 0; a < 3; a++)
-            if (sort_axis(sap, a, removed, ctx) != 0) rc = -1;
+    if (resort && sap->ep_count > 1) {
+        ps.n = sap->ep_count;
+        ps.nseg = (ps.n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
+        int items = 3 * ps.nseg + 3;
+        for (int it = 0; it < items; it++) {
+            sap->items[it].first = sap->items[it].last = -1;
+            sap->items[it].overflow = 0;
+        }
+        atomic_store_explicit(&sap->chunks_used, 0, memory_order_relaxed);
+        run_items(sap, segment_items, &ps, 3 * ps.nseg);
+        if (ps.nseg > 1) run_items(sap, fixup_items, &ps, 3);
+        int overflow = 0;
+        for (int it = 0; it < items; it++) overflow |= sap->items[it].overflow;
+        if (overflow) {
+            /* More events than the pool holds (a burst of moves): nothing was applied
+             * yet, so rebuild from the final boxes, then grow the pool. */
+            int used = atomic_load_explicit(&sap->chunks_used, memory_order_relaxed);
+            rc = rebuild(sap, removed, ctx);
+            reserve_pass(sap, sap->ep_count, 2 * (used > sap->event_chunk_cap ? used : sap->event_chunk_cap));
+            return rc;
+        }
+        rc = apply_events(sap, items, removed, ctx);
+    }
     clear_queue(sap);
     if (rc != 0) sap->stale = 1;
     return rc;
+}
+
+void col_sap_set_runner(col_sap *sap, col_sap_run_fn *run, void *ctx)
+{
+    sap->run = run;
+    sap->run_ctx = ctx;
 }

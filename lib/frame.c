@@ -1,25 +1,39 @@
 /* SPDX-License-Identifier: MIT */
 /* col_world_update: one frame, flowing one way (STYLE.md, "The house"):
- *   1. bounds of the bodies moved since the last update are refreshed (lib/);
- *   2. the broad phase applies moves, inserts and removals (broadphase/sap.c);
+ *   1. bounds of the bodies moved since the last update are refreshed (lib/), in
+ *      parallel, then handed to the broad phase in dirty-list order;
+ *   2. the broad phase applies moves, inserts and removals (broadphase/sap.c), its
+ *      sort passes on the workers (col_sap_set_runner), its pair set on this thread;
  *   3. everything the pair loop may need is reserved, so nothing below can fail;
  *   4. the pair loop hands each candidate pair to the chosen backend (narrowphase/),
- *      reusing the last answer when neither body moved since it was given;
- *   5. the colliding pairs are sorted by body index and diffed against the previous
- *      list into began/ended events (as I-COLLIDE and V-COLLIDE report them).
- * A failure in 2 or 3 returns COL_ERR_OUT_OF_MEMORY with the previous results kept and
+ *      reusing the last answer when neither body moved since it was given; it runs in
+ *      parallel (col_parallel_for), each record's answer going to its own result byte;
+ *   5. the colliding pairs are gathered in record order, sorted by body index and
+ *      diffed against the previous list into began/ended events (as I-COLLIDE and
+ *      V-COLLIDE report them).
+ * Determinism (STYLE.md item 10): a parallel step writes only per-item data (a body, a
+ * box, a record's slot and result byte) and per-worker counters; everything shared is
+ * done by the calling thread in item order (col_sap_move, slot acquisition, gathering),
+ * and the counters are integer sums. So the pair list, the events, the counters and the
+ * pair-cache contents are the same for every worker count and every schedule.
+ * A failure before 4 returns COL_ERR_OUT_OF_MEMORY with the previous results kept and
  * the moves still pending, so the update can simply be retried. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "broadphase/sap.h"
+#include "lib/interframe.h"
+#include "lib/schedule.h"
 #include "lib/world.h"
 
 static void on_pair_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
 {
     (void)a;
     (void)b;
-    if (user != COL_PAIR_NO_USER) col_pair_cache_release((col_world *)ctx, user);
+    if (user == COL_PAIR_NO_USER) return;
+    col_world *w = ctx;
+    col_toc_heap_remove(&w->sleep_queue, user); /* a pair leaving the broad phase leaves the queue */
+    col_pair_cache_release(w, user);
 }
 
 static int reserve_pairs(col_world *w, col_pair **arr, int *cap, int need)
@@ -54,23 +68,136 @@ static bool filter_ok(const col_body_rec *a, const col_body_rec *b)
     return (a->group & b->mask) != 0 && (b->group & a->mask) != 0;
 }
 
+/* Work items below which a step stays on the calling thread, and the smallest block a
+ * worker claims: waking a worker costs microseconds, a box refresh tens of nanoseconds
+ * and a narrow-phase query about a microsecond. */
+#define COL_BOUNDS_MIN_RANGE 512
+#define COL_PAIRS_MIN_RANGE 64
+
+/* Per-record result bytes of the pair loop: PAIR_NEW on the way in (a slot acquired this
+ * frame); on the way out a set of the other bits (HIT: colliding; SLEPT: put to sleep now,
+ * to be queued; ASLEEP: skipped while asleep; WOKE: woken before its frame by a trip). */
+enum { PAIR_SKIP = 0, PAIR_HIT = 1, PAIR_NEW = 2, PAIR_SLEPT = 4, PAIR_ASLEEP = 8, PAIR_WOKE = 16 };
+
+typedef struct frame_ctx {
+    col_world *w;
+    col_bp_pair *rec;
+    uint8_t *result;
+    uint64_t frame;
+    bool ttc; /* COL_SCHEDULE_TTC: separated pairs may sleep */
+} frame_ctx;
+
+/* Step 1, items [begin, end) of the dirty list: each body's pose, box and move frame are
+ * its own, so workers share nothing. */
+static void bounds_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+{
+    (void)worker;
+    const frame_ctx *f = ctx;
+    col_world *w = f->w;
+    for (int k = begin; k < end; k++) {
+        uint32_t s = w->dirty_list[k];
+        if (!w->body_ids.live[s]) continue;
+        col_body_rec *b = &w->bodies[s];
+        if (b->moved_frame != f->frame) { /* not on a retried update */
+            b->prev_xf = b->xf;
+            b->motion_bound_prev = b->motion_bound;
+        }
+        b->xf = col_xform_from_transform(b->pose);
+        b->moved_frame = f->frame;
+        /* The motion since the last update against the bound the body was armed with: a
+         * body that moved farther (a teleport, a speed-up) trips, which wakes its sleeping
+         * pairs in this frame's pair loop (lib/schedule.h). */
+        bool tripped = false;
+        double mu = col_motion_bound(&b->prev_xf, &b->xf, w->shapes[b->shape].hull.radius);
+        b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, &tripped);
+        if (tripped) b->tripped_frame = f->frame;
+        col_world_hull_aabb(&w->shapes[b->shape].hull, &b->xf, &w->dirty_boxes[k]);
+    }
+}
+
+/* Step 4, records [begin, end): a record owns its cache slot and its result byte, and
+ * the worker owns its scratch, so nothing here is shared. PAIR_NEW marks a slot the
+ * calling thread acquired this frame, whose backend cache is initialised here. */
+static void pairs_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+{
+    const frame_ctx *f = ctx;
+    const col_world *w = f->w;
+    const col_np_backend *be = w->backend;
+    int calls = 0;
+    for (int i = begin; i < end; i++) {
+        const col_bp_pair *r = &f->rec[i];
+        uint8_t out = PAIR_SKIP;
+        if (r->user != COL_PAIR_NO_USER) {
+            const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
+            if (filter_ok(A, B) && !(w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b))) {
+                const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
+                col_pair_slot *slot = col_pair_cache_slot(w, r->user);
+                void *cache = col_pair_cache_backend_data(w, r->user);
+                if (f->result[i] == PAIR_NEW) be->cache_init(cache, ha, hb);
+                /* A sleeping pair is separated until its wake frame unless a body moved
+                 * farther than the bound the pair was put to sleep with (a trip). */
+                if (slot->asleep) {
+                    if (A->tripped_frame != f->frame && B->tripped_frame != f->frame) {
+                        f->result[i] = PAIR_ASLEEP;
+                        continue;
+                    }
+                    slot->asleep = 0;
+                    out |= PAIR_WOKE;
+                }
+                /* An answer from the previous frame still holds if neither pose changed. */
+                if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
+                    col_np_result res;
+                    col_np_query(be, w->shape_ops, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb,
+                                 w->shapes[B->shape].np_data, &B->xf, &worker->scratch, &res);
+                    slot->colliding = res.colliding ? 1 : 0;
+                    calls++;
+                    /* Separated by a certified gap: no test until the two bodies, each
+                     * moving at most its armed bound per frame, could have closed it
+                     * (Lin's survey section 7.1, I-COLLIDE, Mirtich's Impulse). Colliding
+                     * pairs, and pairs too close for one frame, are tested every frame. */
+                    if (f->ttc && !res.colliding) {
+                        double margin = col_sleep_margin(ha->radius, hb->radius, A->xf.p, B->xf.p);
+                        uint32_t k = col_sleep_frames(res.gap, margin, A->motion_bound, B->motion_bound);
+                        if (k > 0) {
+                            slot->asleep = 1;
+                            slot->wake_frame = f->frame + k + 1;
+                            out |= PAIR_SLEPT;
+                        }
+                    }
+                }
+                slot->tested_frame = f->frame;
+                if (slot->colliding) out |= PAIR_HIT;
+            } else {
+                /* Filtered out or disabled: trips are not watched for it meanwhile, so
+                 * its sleep is void and it is tested when it comes back. */
+                col_pair_cache_slot(w, r->user)->asleep = 0;
+            }
+        }
+        f->result[i] = out;
+    }
+    worker->narrow_calls += calls;
+}
+
 col_status col_world_update(col_world *world)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
     col_world *w = world;
     uint64_t calls_before = w->alloc.calls;
+    frame_ctx fc = {w, NULL, NULL, w->frame + 1, w->def.schedule == COL_SCHEDULE_TTC};
 
-    /* 1. bounds of moved bodies */
+    /* 1. bounds of moved bodies: computed in parallel into dirty_boxes, then given to
+     * the broad phase by this thread alone, in dirty-list order (col_sap_move writes the
+     * broad phase's shared state). */
+    {
+        void *p = w->dirty_boxes;
+        int r = col_array_reserve(&w->alloc, &p, &w->dirty_box_cap, w->dirty_count, sizeof(col_aabb));
+        w->dirty_boxes = p;
+        if (r != 0) return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d moved bodies", w->dirty_count);
+    }
+    col_parallel_for(w, bounds_range, w->dirty_count, COL_BOUNDS_MIN_RANGE, &fc);
     for (int k = 0; k < w->dirty_count; k++) {
         uint32_t s = w->dirty_list[k];
-        if (!w->body_ids.live[s]) continue;
-        col_body_rec *b = &w->bodies[s];
-        if (b->moved_frame != w->frame + 1) b->prev_xf = b->xf; /* not on a retried update */
-        b->xf = col_xform_from_transform(b->pose);
-        b->moved_frame = w->frame + 1;
-        col_aabb box;
-        col_world_hull_aabb(&w->shapes[b->shape].hull, &b->xf, &box);
-        col_sap_move(w->sap, s, &box);
+        if (w->body_ids.live[s]) col_sap_move(w->sap, s, &w->dirty_boxes[k]);
     }
 
     /* 2. broad phase */
@@ -81,40 +208,55 @@ col_status col_world_update(col_world *world)
     int nrec = 0;
     col_bp_pair *rec = col_pair_set_records(col_sap_pair_set(w->sap), &nrec);
     int next = 1 - w->cur;
-    if (col_pair_cache_reserve(w, nrec) != 0 || reserve_pairs(w, &w->pairs[next], &w->pair_cap[next], nrec) != 0 ||
+    void *res_mem = w->pair_result;
+    int res_failed = col_array_reserve(&w->alloc, &res_mem, &w->pair_result_cap, nrec, 1);
+    w->pair_result = res_mem;
+    if (res_failed != 0 || col_pair_cache_reserve(w, nrec) != 0 ||
+        reserve_pairs(w, &w->pairs[next], &w->pair_cap[next], nrec) != 0 ||
         reserve_pairs(w, &w->began, &w->began_cap, nrec) != 0 ||
-        reserve_pairs(w, &w->ended, &w->ended_cap, w->pair_count[w->cur]) != 0)
+        reserve_pairs(w, &w->ended, &w->ended_cap, w->pair_count[w->cur]) != 0 ||
+        col_toc_heap_reserve(&w->sleep_queue, &w->alloc, w->slot_cap) != 0)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d pairs", nrec);
+    /* 3b. inter-frame candidates and their reservations (lib/interframe.c), on request */
+    if (w->def.report_interframe && col_interframe_prepare(w) != COL_OK)
+        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for inter-frame pairs");
 
-    /* 4. pair loop */
-    uint64_t frame = w->frame + 1;
-    col_pair *out = w->pairs[next];
-    int nout = 0, calls = 0;
-    const col_np_backend *be = w->backend;
+    /* 4. pair loop. First, on this thread, in record order: slots for the pairs that
+     * reach the narrow phase for the first time (the free list is shared state, and
+     * taking slots in record order makes every slot number independent of the worker
+     * count). Then the records in parallel, then the hits gathered in record order. */
+    uint64_t frame = fc.frame;
+    /* Sleeping pairs whose frame has come are tested again (the time-to-collision queue). */
+    uint32_t due;
+    while (col_toc_heap_pop_due(&w->sleep_queue, frame, &due)) col_pair_cache_slot(w, due)->asleep = 0;
+    uint8_t *result = w->pair_result;
+    if (nrec > 0) memset(result, PAIR_SKIP, (size_t)nrec);
     for (int i = 0; i < nrec; i++) {
         col_bp_pair *r = &rec[i];
+        if (r->user != COL_PAIR_NO_USER) continue;
         const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
         if (!filter_ok(A, B)) continue;
         if (w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b)) continue;
-        const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
-        if (r->user == COL_PAIR_NO_USER) {
-            r->user = col_pair_cache_acquire(w);
-            be->cache_init(col_pair_cache_backend_data(w, r->user), ha, hb);
-        }
-        col_pair_slot *slot = col_pair_cache_slot(w, r->user);
-        /* An answer from the previous frame still holds if neither pose changed. */
-        if (!(slot->tested_frame == frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
-            col_np_result res;
-            be->query(col_pair_cache_backend_data(w, r->user), ha, &A->xf, hb, &B->xf, &w->scratch, &res);
-            slot->colliding = res.colliding ? 1 : 0;
-            calls++;
-        }
-        slot->tested_frame = frame;
-        if (slot->colliding) {
-            out[nout].a = col_world_body_id(w, r->a);
-            out[nout].b = col_world_body_id(w, r->b);
-            nout++;
-        }
+        r->user = col_pair_cache_acquire(w);
+        result[i] = PAIR_NEW;
+    }
+    for (int k = 0; k < w->worker_count; k++) w->workers[k].narrow_calls = 0;
+    fc.rec = rec;
+    fc.result = result;
+    col_parallel_for(w, pairs_range, nrec, COL_PAIRS_MIN_RANGE, &fc);
+    int calls = 0;
+    for (int k = 0; k < w->worker_count; k++) calls += w->workers[k].narrow_calls;
+    col_pair *out = w->pairs[next];
+    int nout = 0, sleeping = 0, woken = 0;
+    for (int i = 0; i < nrec; i++) {
+        uint8_t r = result[i];
+        if (r & PAIR_SLEPT) col_toc_heap_set(&w->sleep_queue, rec[i].user, col_pair_cache_slot(w, rec[i].user)->wake_frame);
+        sleeping += (r & (PAIR_SLEPT | PAIR_ASLEEP)) != 0;
+        woken += (r & PAIR_WOKE) != 0;
+        if (!(r & PAIR_HIT)) continue;
+        out[nout].a = col_world_body_id(w, rec[i].a);
+        out[nout].b = col_world_body_id(w, rec[i].b);
+        nout++;
     }
 
     /* 5. sorted list and events. Indices are unique within a list, so the order is total
@@ -136,6 +278,7 @@ col_status col_world_update(col_world *world)
     }
     w->pair_count[next] = nout;
     w->cur = next;
+    if (w->def.report_interframe) col_interframe_finish(w); /* 5b. needs the new list */
 
     for (int k = 0; k < w->dirty_count; k++) w->bodies[w->dirty_list[k]].dirty = 0;
     w->dirty_count = 0;
@@ -145,6 +288,8 @@ col_status col_world_update(col_world *world)
     col_counters *c = &w->counters;
     c->broadphase_pairs = nrec;
     c->narrow_calls = calls;
+    c->sleeping_pairs = sleeping;
+    c->woken_early = woken;
     c->colliding_pairs = nout;
     c->began = w->began_count;
     c->ended = w->ended_count;

@@ -40,6 +40,8 @@ uint32_t col_pair_cache_acquire(col_world *w)
     col_pair_slot *h = col_pair_cache_slot(w, s);
     h->tested_frame = 0;
     h->colliding = 0;
+    h->asleep = 0;
+    h->wake_frame = 0;
     return s;
 }
 

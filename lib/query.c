@@ -18,14 +18,17 @@ col_status col_query_overlap(const col_world *world, col_shape_id a, col_transfo
     if (st == COL_OK) st = col_world_check_pose(world, xb, &pb);
     if (st != COL_OK) return st;
     const col_hull *ha = &world->shapes[a.index1 - 1].hull, *hb = &world->shapes[b.index1 - 1].hull;
-    /* The scratch buffer is the world's: this query must not run concurrently with
-     * other calls on the same world (documented in query.h). */
+    /* The calling thread's scratch is worker 0's: this query must not run concurrently
+     * with other calls on the same world (documented in query.h). */
     col_world *w = (col_world *)world;
     st = col_world_reserve_scratch(w, be->scratch_bytes(ha, hb));
     if (st != COL_OK) return st;
     col_xform fa = col_xform_from_transform(pa), fb = col_xform_from_transform(pb);
     col_np_result res;
-    be->query(NULL, ha, &fa, hb, &fb, &w->scratch, &res);
+    /* Shape data exists for the world's backend only. */
+    const void *da = be == w->backend ? world->shapes[a.index1 - 1].np_data : NULL;
+    const void *db = be == w->backend ? world->shapes[b.index1 - 1].np_data : NULL;
+    col_np_query(be, col_np_shape_ops_get(be), NULL, ha, da, &fa, hb, db, &fb, &w->workers[0].scratch, &res);
     *colliding = res.colliding;
     return COL_OK;
 }

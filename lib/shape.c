@@ -17,6 +17,33 @@ static col_status grow_shapes(col_world *w)
     return COL_OK;
 }
 
+/* The backend's per-shape data (backend.h, col_np_shape_ops), built before the shape is
+ * visible; a block the backend used only in part is moved into a smaller one. Returns 0,
+ * or -1 when out of memory (nothing allocated then). */
+static int build_shape_data(col_world *w, const col_hull *hull, void **data, size_t *bytes)
+{
+    *data = NULL;
+    *bytes = 0;
+    if (w->shape_ops == NULL) return 0;
+    size_t n = (w->shape_ops->data_bytes(hull) + 15) & ~(size_t)15;
+    if (n == 0) return 0;
+    void *mem = col_alloc_bytes(&w->alloc, n);
+    if (mem == NULL) return -1;
+    size_t used = (w->shape_ops->data_init(mem, n, hull) + 15) & ~(size_t)15;
+    if (used > 0 && used < n) {
+        void *small = col_alloc_bytes(&w->alloc, used);
+        if (small != NULL) {
+            memcpy(small, mem, used);
+            col_free_bytes(&w->alloc, mem, n);
+            mem = small;
+            n = used;
+        }
+    }
+    *data = mem;
+    *bytes = n;
+    return 0;
+}
+
 col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int count, col_shape_id *out)
 {
     if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_create_convex: NULL argument");
@@ -30,18 +57,23 @@ col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int
     col_status st = col_hull_build(&world->alloc, points, count, &hull, err, sizeof err);
     if (st != COL_OK) return col_world_fail(world, st, "col_shape_create_convex: %s", err[0] ? err : col_status_string(st));
     size_t scratch = world->backend->scratch_bytes(&hull, &hull);
+    void *np_data = NULL;
+    size_t np_bytes = 0;
     if (col_world_reserve_scratch(world, scratch) != COL_OK || col_id_pool_reserve(&world->shape_ids, &world->alloc, 1) != 0 ||
-        grow_shapes(world) != COL_OK) {
+        grow_shapes(world) != COL_OK || build_shape_data(world, &hull, &np_data, &np_bytes) != 0) {
         col_hull_free(&world->alloc, &hull);
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_shape_create_convex: out of memory");
     }
     int slot = col_id_pool_alloc(&world->shape_ids);
     if (slot < 0) {
         col_hull_free(&world->alloc, &hull);
+        col_free_bytes(&world->alloc, np_data, np_bytes);
         return col_world_fail(world, COL_ERR_CAPACITY, "col_shape_create_convex: no shape ids left");
     }
     world->shapes[slot].hull = hull;
     world->shapes[slot].body_count = 0;
+    world->shapes[slot].np_data = np_data;
+    world->shapes[slot].np_data_bytes = np_bytes;
     out->index1 = (uint32_t)slot + 1;
     out->generation = world->shape_ids.generation[slot];
     return COL_OK;
@@ -57,6 +89,9 @@ col_status col_shape_destroy(col_world *world, col_shape_id shape)
         return col_world_fail(world, COL_ERR_SHAPE_IN_USE, "col_shape_destroy: %d bodies still use shape %u", r->body_count,
                               shape.index1);
     col_hull_free(&world->alloc, &r->hull);
+    col_free_bytes(&world->alloc, r->np_data, r->np_data_bytes);
+    r->np_data = NULL;
+    r->np_data_bytes = 0;
     col_id_pool_free(&world->shape_ids, (int)shape.index1 - 1, false);
     return COL_OK;
 }

@@ -28,6 +28,9 @@ const char *col_backend_name(col_backend backend)
     switch (backend) {
     case COL_BACKEND_DEFAULT: return "default";
     case COL_BACKEND_REFERENCE: return "reference";
+    case COL_BACKEND_LPIP: return "lpip";
+    case COL_BACKEND_VORONOI: return "voronoi";
+    case COL_BACKEND_SEPVEC: return "sepvec";
     case COL_BACKEND_COUNT: break;
     }
     return NULL;

@@ -9,13 +9,16 @@
 #include <string.h>
 
 #include "broadphase/sap.h"
+#include "lib/interframe.h"
 
 col_world_def col_default_world_def(void)
 {
     col_world_def def;
     memset(&def, 0, sizeof def);
     def.backend = COL_BACKEND_DEFAULT;
+    def.schedule = COL_SCHEDULE_TTC;
     def.worker_count = 0;
+    def.pinning = COL_PIN_CORES;
     def.body_capacity = 0;
     def.quaternion_tolerance = 1e-6;
     def.internal_cookie = COL_DEF_COOKIE;
@@ -47,8 +50,18 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     if (def == NULL) return COL_ERR_INVALID_ARGUMENT;
     if (def->internal_cookie != COL_DEF_COOKIE) return COL_ERR_DEF_UNINITIALIZED;
     if (col_np_backend_get(def->backend) == NULL || def->worker_count < 0 ||
+        (def->schedule != COL_SCHEDULE_TTC && def->schedule != COL_SCHEDULE_EVERY) ||
         !(def->quaternion_tolerance >= 0 && def->quaternion_tolerance < 0.5))
         return COL_ERR_INVALID_ARGUMENT;
+    /* Workers: the count, the task callbacks (both or neither) and the pinning policy. */
+    if (def->worker_count > COL_MAX_WORKERS || (def->enqueue_task == NULL) != (def->finish_task == NULL) ||
+        (def->pinning != COL_PIN_CORES && def->pinning != COL_PIN_NONE && def->pinning != COL_PIN_CPUS) ||
+        (def->pinning == COL_PIN_CPUS && def->enqueue_task == NULL &&
+         (def->pin_cpus == NULL || def->pin_cpu_count <= 0)))
+        return COL_ERR_INVALID_ARGUMENT;
+    if (def->pinning == COL_PIN_CPUS && def->enqueue_task == NULL)
+        for (int k = 0; k < def->pin_cpu_count; k++)
+            if (def->pin_cpus[k] < 0) return COL_ERR_INVALID_ARGUMENT;
     if ((def->allocator.alloc == NULL) != (def->allocator.free == NULL)) return COL_ERR_INVALID_ARGUMENT;
 
     col_alloc alloc;
@@ -58,8 +71,10 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     w->alloc = alloc;
     w->def = *def;
     w->backend = col_np_backend_get(def->backend);
+    w->shape_ops = col_np_shape_ops_get(w->backend);
     col_id_pool_init(&w->shape_ids);
     col_id_pool_init(&w->body_ids);
+    col_toc_heap_init(&w->sleep_queue);
     /* Slots keep the backend's cache 16-byte aligned after the header. */
     size_t header = (sizeof(col_pair_slot) + 15) & ~(size_t)15;
     w->slot_stride = header + ((w->backend->cache_size + 15) & ~(size_t)15);
@@ -68,6 +83,13 @@ col_status col_world_create(const col_world_def *def, col_world **out)
         col_world_destroy(w);
         return COL_ERR_OUT_OF_MEMORY;
     }
+    /* The workers last: a world that fails to start its threads is torn down whole. */
+    col_status st = col_parallel_init(w);
+    if (st != COL_OK) {
+        col_world_destroy(w);
+        return st;
+    }
+    col_sap_set_runner(w->sap, col_parallel_run_sap_items, w);
     if (def->body_capacity > 0) {
         int n = def->body_capacity > 1u << 26 ? 1 << 26 : (int)def->body_capacity;
         if (col_id_pool_reserve(&w->body_ids, &w->alloc, n) != 0) {
@@ -84,20 +106,27 @@ void col_world_destroy(col_world *world)
     if (world == NULL) return;
     col_alloc alloc = world->alloc;
     col_world *w = world;
+    col_parallel_destroy(w); /* joins the pool first: no thread may outlive the world */
     if (w->sap != NULL) col_sap_destroy(w->sap);
     for (int s = 0; s < w->shape_ids.high_water; s++)
-        if (w->shape_ids.live[s]) col_hull_free(&w->alloc, &w->shapes[s].hull);
+        if (w->shape_ids.live[s]) {
+            col_hull_free(&w->alloc, &w->shapes[s].hull);
+            col_free_bytes(&w->alloc, w->shapes[s].np_data, w->shapes[s].np_data_bytes);
+        }
     col_free_bytes(&w->alloc, w->shapes, (size_t)w->shape_cap * sizeof(col_shape_rec));
     col_free_bytes(&w->alloc, w->bodies, (size_t)w->body_cap * sizeof(col_body_rec));
     col_free_bytes(&w->alloc, w->dirty_list, (size_t)w->body_cap * sizeof(uint32_t));
     col_id_pool_destroy(&w->shape_ids, &w->alloc);
     col_id_pool_destroy(&w->body_ids, &w->alloc);
     col_pair_cache_destroy(w);
+    col_toc_heap_destroy(&w->sleep_queue, &w->alloc);
     col_pair_filter_destroy(w);
+    col_interframe_destroy(w);
     for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, w->pairs[k], (size_t)w->pair_cap[k] * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->began, (size_t)w->began_cap * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->ended, (size_t)w->ended_cap * sizeof(col_pair));
-    col_free_bytes(&w->alloc, w->scratch.mem, w->scratch.size);
+    col_free_bytes(&w->alloc, w->dirty_boxes, (size_t)w->dirty_box_cap * sizeof(col_aabb));
+    col_free_bytes(&w->alloc, w->pair_result, (size_t)w->pair_result_cap);
     alloc = w->alloc;
     col_free_bytes(&alloc, w, sizeof *w);
 }
@@ -113,6 +142,7 @@ col_pair_events col_world_get_pair_events(const col_world *world)
     ev.began_count = world->began_count;
     ev.ended = world->ended;
     ev.ended_count = world->ended_count;
+    col_interframe_events(world, &ev.interframe, &ev.interframe_count);
     return ev;
 }
 
@@ -125,6 +155,7 @@ col_status col_world_get_counters(const col_world *world, col_counters *out)
     out->shapes = world->shape_ids.live_count;
     out->alloc_calls_total = world->alloc.calls;
     out->bytes_in_use = world->alloc.bytes;
+    out->workers = world->worker_count;
     return COL_OK;
 }
 
@@ -175,14 +206,18 @@ col_status col_world_check_pose(const col_world *world, col_transform pose, col_
 
 col_status col_world_reserve_scratch(col_world *world, size_t size)
 {
-    if (size <= world->scratch.size) return COL_OK;
-    size_t want = world->scratch.size > 0 ? world->scratch.size : 4096;
-    while (want < size) want *= 2;
-    void *mem = col_alloc_bytes(&world->alloc, want);
-    if (mem == NULL) return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "scratch buffer of %zu bytes", want);
-    col_free_bytes(&world->alloc, world->scratch.mem, world->scratch.size);
-    world->scratch.mem = mem;
-    world->scratch.size = want;
+    /* One buffer per worker: a query writes its scratch, so workers cannot share one. */
+    for (int k = 0; k < world->worker_count; k++) {
+        col_np_scratch *s = &world->workers[k].scratch;
+        if (size <= s->size) continue;
+        size_t want = s->size > 0 ? s->size : 4096;
+        while (want < size) want *= 2;
+        void *mem = col_alloc_bytes(&world->alloc, want);
+        if (mem == NULL) return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "scratch buffer of %zu bytes", want);
+        col_free_bytes(&world->alloc, s->mem, s->size);
+        s->mem = mem;
+        s->size = want;
+    }
     return COL_OK;
 }
 

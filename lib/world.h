@@ -12,16 +12,21 @@
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
 #include "lib/core/id_pool.h"
+#include "broadphase/toc_heap.h"
 #include "lib/core/vec.h"
+#include "lib/parallel.h"
 #include "narrowphase/backend.h"
 
 struct col_sap;
+struct col_aabb;
 
 #define COL_DEF_COOKIE 0x636f6c31 /* "col1": a def filled by its default function */
 
 typedef struct col_shape_rec {
     col_hull hull;
     int body_count;
+    void *np_data;        /* the backend's per-shape data (col_np_shape_ops), or NULL */
+    size_t np_data_bytes;
 } col_shape_rec;
 
 typedef struct col_body_rec {
@@ -29,6 +34,11 @@ typedef struct col_body_rec {
     col_xform xf;         /* rotation matrix and position of pose, refreshed at update */
     col_xform prev_xf;    /* xf before the update numbered moved_frame */
     uint64_t moved_frame; /* the update that last changed xf (0: never moved) */
+    /* time-to-collision schedule (lib/schedule.h): the per-frame motion bound the body is
+     * armed with, the one it had before the update numbered moved_frame, and the last
+     * update in which it moved farther than its bound (its sleeping pairs are re-tested) */
+    double motion_bound, motion_bound_prev;
+    uint64_t tripped_frame;
     void *user_data;
     uint32_t shape;       /* shape slot */
     uint32_t group, mask;
@@ -40,13 +50,16 @@ typedef struct col_body_rec {
 /* Header of a per-pair cache slot; the backend's cache follows at slot_header_size. */
 typedef struct col_pair_slot {
     uint64_t tested_frame; /* frame of the last narrow-phase answer, 0: never */
+    uint64_t wake_frame;   /* when asleep: the frame it is due again (its key in sleep_queue) */
     uint8_t colliding;     /* that answer */
+    uint8_t asleep;        /* certified separated until wake_frame: not tested before */
 } col_pair_slot;
 
 struct col_world {
     col_alloc alloc;
     col_world_def def;
     const col_np_backend *backend;
+    const col_np_shape_ops *shape_ops; /* the backend's per-shape data, or NULL */
 
     col_id_pool shape_ids;
     col_shape_rec *shapes;
@@ -60,6 +73,7 @@ struct col_world {
     int static_count;
 
     struct col_sap *sap;
+    col_toc_heap sleep_queue; /* sleeping pairs' cache slots keyed by wake frame (frame.c) */
 
     /* pair cache slots (pair_cache.c) */
     unsigned char *slots;
@@ -79,9 +93,22 @@ struct col_world {
     col_pair *began, *ended;
     int began_cap, ended_cap, began_count, ended_count;
 
-    col_np_scratch scratch;
+    /* workers (parallel.c): workers[k] is worker k's context (scratch, counters);
+     * workers[0] is the calling thread's. pool is NULL with one worker or with the
+     * app's task system. */
+    col_worker_ctx *workers;
+    int worker_count;
+    struct col_thread_pool *pool;
+
+    /* frame scratch (frame.c): boxes of the dirty bodies, one result byte per record */
+    struct col_aabb *dirty_boxes;
+    int dirty_box_cap;
+    uint8_t *pair_result;
+    int pair_result_cap;
+
     uint64_t frame;       /* updates completed */
     col_counters counters;
+    struct col_interframe_state *interframe; /* lib/interframe.c; NULL until first used */
     char last_error[256];
 };
 
@@ -98,7 +125,8 @@ col_status col_world_check_shape(const col_world *world, col_shape_id id, const 
 /* Checks a pose and writes its normalised form to *out. */
 col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out);
 
-/* Grows the shared scratch buffer to at least size bytes. */
+/* Grows every worker's narrow-phase scratch to at least size bytes. A failure may leave
+ * some grown: scratch is not world state. */
 col_status col_world_reserve_scratch(col_world *world, size_t size);
 
 /* Bounding box of a hull at a pose: |R| times the local box half extents about the

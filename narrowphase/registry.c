@@ -6,10 +6,22 @@ const col_np_backend *col_np_backend_get(col_backend kind)
 {
     switch (kind) {
     case COL_BACKEND_DEFAULT:
+    case COL_BACKEND_SEPVEC:
+        return &col_np_sepvec;
     case COL_BACKEND_REFERENCE:
         return &col_np_reference;
+    case COL_BACKEND_LPIP:
+        return &col_np_lpip;
+    case COL_BACKEND_VORONOI:
+        return &col_np_voronoi;
     case COL_BACKEND_COUNT:
         break;
     }
+    return NULL;
+}
+
+const col_np_shape_ops *col_np_shape_ops_get(const col_np_backend *be)
+{
+    if (be == &col_np_sepvec) return &col_np_sepvec_shape_ops;
     return NULL;
 }

@@ -24,6 +24,12 @@ static double coord(col_vec3 v, int k)
     return k == 0 ? v.x : k == 1 ? v.y : v.z;
 }
 
+static col_vec3 col_scale3(col_vec3 v, double f)
+{
+    col_vec3 r = {v.x * f, v.y * f, v.z * f};
+    return r;
+}
+
 /* The two point sets multiplied by 2^*shift, with *shift chosen so that every scaled
  * coordinate is an integer: a double x = f 2^e (0.5 <= |f| < 1) is a multiple of
  * 2^(e-53). Returns NULL (allocation or overflow) on failure; free() the result, A's
@@ -239,19 +245,31 @@ double col_oracle_margin(const col_vec3 *A, int na, const col_vec3 *B, int nb)
         for (int k = 0; k < 3; k++) scale = fmax(scale, fabs(coord(q, k)));
     }
     if (scale == 0.0) scale = 1.0;
+    /* The double LPs run on copies scaled by a power of two (exact) to coordinates below
+     * 1: GLPK's tolerances are absolute, and at coordinates of 1e-3 its margins were off
+     * by 1e-5 relative (a pair 5e-16 x size from touching reported 1e-5 x size apart). */
+    int se;
+    frexp(scale, &se);
+    col_vec3 *q = malloc(sizeof(col_vec3) * ((size_t)na + (size_t)nb));
+    if (q == NULL) {
+        free(p);
+        return NAN;
+    }
+    for (int i = 0; i < na + nb; i++) q[i] = col_scale3(i < na ? A[i] : B[i - na], ldexp(1.0, -se));
     glp_prob *lp[6];
     double val[6], best = INFINITY;
     int ok = 1;
     for (int t = 0; t < 6; t++) {
-        lp[t] = face_lp(A, na, B, nb, t / 2, t % 2 ? -1.0 : 1.0);
+        lp[t] = face_lp(q, na, q + na, nb, t / 2, t % 2 ? -1.0 : 1.0);
         if (lp[t] == NULL || solve_double(lp[t]) != 0 || glp_get_status(lp[t]) != GLP_OPT) {
             ok = 0;
             val[t] = NAN;
             continue;
         }
-        val[t] = glp_get_obj_val(lp[t]);
+        val[t] = ldexp(glp_get_obj_val(lp[t]), se);
         best = fmin(best, val[t]);
     }
+    free(q);
     /* Where the sign or a near-touching classification depends on it, re-solve exactly
      * (on the integral twin) every face that could hold the minimum: double simplex
      * values are only good to about GLPK's tolerances, 1e-7 relative. */

@@ -367,9 +367,11 @@ static void c_free(void *p, size_t size, void *user)
     free(p);
 }
 
-static col_world *counted_world(counting_alloc *ca)
+/* workers: col_world_def.worker_count (0: the default, one per physical core). */
+static col_world *counted_world_workers(counting_alloc *ca, int workers)
 {
     col_world_def def = col_default_world_def();
+    def.worker_count = workers;
     def.allocator.alloc = c_alloc;
     def.allocator.free = c_free;
     def.allocator.user = ca;
@@ -378,6 +380,8 @@ static col_world *counted_world(counting_alloc *ca)
     if (st != COL_OK) return NULL;
     return w;
 }
+
+static col_world *counted_world(counting_alloc *ca) { return counted_world_workers(ca, 0); }
 
 static void moving_scene_step(col_world *w, col_body_id *ids, int n, int frame)
 {
@@ -390,16 +394,17 @@ static void moving_scene_step(col_world *w, col_body_id *ids, int n, int frame)
     }
 }
 
-static void test_no_allocation_after_warmup(void **state)
+/* N bodies on `workers` workers; from frame 201 on no update may call the allocator. */
+static void no_allocation_after_warmup(int workers, int N)
 {
-    (void)state;
     counting_alloc ca = {0, 0};
-    col_world *w = counted_world(&ca);
+    col_world *w = counted_world_workers(&ca, workers);
     assert_non_null(w);
+    print_message("%d workers (0: default), %d bodies\n", workers, N);
     seed(7);
     col_shape_id s1 = make_blob(w, 40, 1, 0.6, 0.4), s2 = make_box(w, 0.5, 0.3, 0.2);
-    enum { N = 40 };
-    col_body_id ids[N];
+    col_body_id ids[160];
+    assert_true(N <= 160);
     for (int i = 0; i < N; i++) ids[i] = add_body(w, i % 2 ? s1 : s2, at(i, 0, 0), false);
     /* Warm-up: the scene visits its whole range of configurations once. */
     for (int f = 0; f < 200; f++) {
@@ -422,6 +427,17 @@ static void test_no_allocation_after_warmup(void **state)
     assert_true(pairs > 0);
     assert_int_equal(ca.calls, before);
     col_world_destroy(w);
+}
+
+/* Also with 1, 2 and 8 workers on a scene big enough that the pair loop is split into
+ * blocks (issue 7): per-worker scratch and result bytes are reserved before the loop. */
+static void test_no_allocation_after_warmup(void **state)
+{
+    (void)state;
+    no_allocation_after_warmup(0, 40);
+    no_allocation_after_warmup(1, 160);
+    no_allocation_after_warmup(2, 160);
+    no_allocation_after_warmup(8, 160);
 }
 
 /* SQLite-style fault injection: fail the Nth allocation for every N of a scenario and

@@ -29,15 +29,19 @@ COL_API const char *col_backend_name(col_backend backend);
 /* Defaults: malloc/free, the default backend, quaternion tolerance 1e-6. */
 COL_API col_world_def col_default_world_def(void);
 
-/* Creates a world. *out receives it (NULL on error). Errors: INVALID_ARGUMENT,
- * DEF_UNINITIALIZED, OUT_OF_MEMORY. */
+/* Creates a world and starts its worker threads (col_world_def.worker_count; none with
+ * one worker or with the app's task system). *out receives it (NULL on error). Errors:
+ * INVALID_ARGUMENT, DEF_UNINITIALIZED, OUT_OF_MEMORY (also: a thread could not start). */
 COL_API col_status col_world_create(const col_world_def *def, col_world **out);
 
-/* Frees the world with every shape and body in it. NULL is ignored. */
+/* Joins the world's threads and frees it with every shape and body in it. NULL is
+ * ignored. */
 COL_API void col_world_destroy(col_world *world);
 
 /* Runs one frame: refreshes bounds of moved bodies, updates the broad phase, runs the
- * narrow phase on candidate pairs and builds the sorted pair list and events.
+ * narrow phase on candidate pairs and builds the sorted pair list and events. Uses all
+ * the world's workers and returns when they are done; results are identical for every
+ * worker count. Calls on one world must not overlap (a world is not thread safe).
  * Errors: INVALID_ARGUMENT (NULL world), OUT_OF_MEMORY (the previous frame's results are
  * kept and the update can be retried). */
 COL_API col_status col_world_update(col_world *world);

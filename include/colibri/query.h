@@ -19,10 +19,118 @@ typedef struct col_world col_world;
 
 /* Exact test whether shape a at pose xa and shape b at pose xb share a point (touching
  * counts), with the chosen backend (COL_BACKEND_DEFAULT: the world's). *colliding gets the
- * answer. Errors: INVALID_ARGUMENT, STALE_ID, NOT_FINITE, BAD_QUATERNION. */
+ * answer. Runs on the calling thread with the world's scratch: must not overlap other
+ * calls on the same world. Errors: INVALID_ARGUMENT, STALE_ID, NOT_FINITE,
+ * BAD_QUATERNION, OUT_OF_MEMORY (scratch for a backend needing more). */
 COL_API col_status col_query_overlap(const col_world *world, col_shape_id a, col_transform xa,
                                      col_shape_id b, col_transform xb, col_backend backend,
                                      bool *colliding);
+
+/* May bodies a and b have touched at some instant from the update before the last to the
+ * last col_world_update (both included), given their poses at those two updates? Uses
+ * B's motion relative to A, swept as a convex hull (exact without rotation, widened by a
+ * proven bound with rotation: see col_interframe_result and docs/lpip.md). Poses set
+ * since the last update are not seen. Runs on the calling thread with scratch owned by
+ * the world: must not overlap other calls on the same world. Errors: INVALID_ARGUMENT,
+ * STALE_ID, SAME_BODY, OUT_OF_MEMORY. */
+COL_API col_status col_query_interframe(const col_world *world, col_body_id a, col_body_id b,
+                                        col_interframe_result *out);
+
+/* ---- distance and contacts (closest features: Lin & Canny 1991, Mirtich's V-Clip
+ * 1998; docs/voronoi.md). They run on the calling thread with scratch owned by the
+ * world: a call must not overlap other calls on the same world. ---- */
+
+/* Hull features; the index numbers the shape's hull vertices (the order of
+ * col_shape_get_vertices), edges or faces. */
+typedef enum col_feature_type {
+    COL_FEATURE_VERTEX = 0,
+    COL_FEATURE_EDGE,
+    COL_FEATURE_FACE
+} col_feature_type;
+
+typedef struct col_feature {
+    col_feature_type type;
+    int index;
+} col_feature;
+
+/* How two convex bodies lie. Touching counts as colliding (col_world_update). */
+typedef enum col_distance_outcome {
+    COL_DISTANCE_SEPARATED = 0, /* apart: a positive gap is certified */
+    COL_DISTANCE_TOUCHING,      /* within rounding of contact */
+    COL_DISTANCE_PENETRATING    /* overlapping */
+} col_distance_outcome;
+
+/* Two shapes at two poses (world frame; the quaternions unit within the world's
+ * tolerance). */
+typedef struct col_distance_input {
+    col_shape_id shape_a, shape_b;
+    col_transform pose_a, pose_b;
+} col_distance_input;
+
+/* Warm start for repeated queries on one pair, owned by the caller: zero it before the
+ * first call, then pass it back each time. Plain values only (copy or drop it freely);
+ * a cache filled for another pair of shapes is ignored. */
+typedef struct col_distance_cache {
+    col_shape_id shape_a, shape_b; /* the shapes it was filled for (zero: empty) */
+    col_feature feature_a, feature_b;
+    col_vec3 direction_a, direction_b; /* the centroids' direction in a's and in b's frame */
+} col_distance_cache;
+
+typedef struct col_distance_output {
+    col_distance_outcome outcome;
+    double distance;                  /* length units, >= 0; 0 when PENETRATING */
+    col_vec3 point_a, point_b;        /* world: closest points (SEPARATED, TOUCHING), or a
+                                         common point of both bodies (PENETRATING; after
+                                         a fallback only the centroids' midpoint) */
+    col_feature feature_a, feature_b; /* the features holding point_a and point_b */
+    int steps;                        /* feature-walk steps (1: the cached pair held) */
+    int fallbacks;                    /* exact fallbacks taken (rare; see docs) */
+} col_distance_output;
+
+/* Distance, closest points and closest features of two shapes at two poses. cache may
+ * be NULL. Errors: INVALID_ARGUMENT, STALE_ID, NOT_FINITE, BAD_QUATERNION,
+ * OUT_OF_MEMORY; on error *out is zeroed and the world is unchanged. */
+COL_API col_status col_distance(const col_world *world, const col_distance_input *input,
+                                col_distance_cache *cache, col_distance_output *out);
+
+/* The same for two bodies at the poses last set (col_body_set_pose or creation).
+ * Errors: INVALID_ARGUMENT, STALE_ID, SAME_BODY, OUT_OF_MEMORY. */
+COL_API col_status col_body_distance(const col_world *world, col_body_id a, col_body_id b,
+                                     col_distance_cache *cache, col_distance_output *out);
+
+#define COL_MAX_CONTACT_POINTS 8
+
+typedef struct col_contact_point {
+    col_vec3 point_a, point_b; /* world: on a's and on b's surface */
+    double separation;         /* (point_b - point_a) . normal: < 0 where they overlap */
+} col_contact_point;
+
+typedef struct col_contact_input {
+    col_shape_id shape_a, shape_b;
+    col_transform pose_a, pose_b;
+    double margin; /* >= 0, length units: SEPARATED pairs this close get points too */
+} col_contact_input;
+
+typedef struct col_contact_output {
+    col_distance_outcome outcome;
+    col_vec3 normal;    /* unit, from a toward b (push b along it to separate) */
+    double separation;  /* distance (>= 0), or minus the penetration depth along normal */
+    int point_count;    /* 0 when SEPARATED by more than the margin */
+    col_contact_point points[COL_MAX_CONTACT_POINTS];
+    int steps, fallbacks; /* as in col_distance_output */
+} col_contact_output;
+
+/* Contact normal, separation and up to COL_MAX_CONTACT_POINTS points for touching,
+ * overlapping or nearly touching shapes (face contacts are clipped polygons; others one
+ * point). cache may be NULL. Errors: as col_distance, and INVALID_ARGUMENT for a
+ * negative or non-finite margin. */
+COL_API col_status col_contact(const col_world *world, const col_contact_input *input,
+                               col_distance_cache *cache, col_contact_output *out);
+
+/* The same for two bodies at the poses last set. Errors: as col_body_distance, and
+ * INVALID_ARGUMENT for a negative or non-finite margin. */
+COL_API col_status col_body_contact(const col_world *world, col_body_id a, col_body_id b, double margin,
+                                    col_distance_cache *cache, col_contact_output *out);
 
 #ifdef __cplusplus
 }

@@ -18,20 +18,75 @@ extern "C" {
 /* Narrow-phase backends. Every backend answers the same question exactly: do the closed
  * convex hulls share a point (touching counts as colliding)? */
 typedef enum col_backend {
-    COL_BACKEND_DEFAULT = 0, /* the recommended backend (currently COL_BACKEND_REFERENCE) */
+    COL_BACKEND_DEFAULT = 0, /* the recommended backend (currently COL_BACKEND_SEPVEC) */
     COL_BACKEND_REFERENCE,   /* separating-axis test over face normals and Minkowski edge
                                 pairs with full projections: slow, simple, the yardstick */
+    COL_BACKEND_LPIP,        /* a 5-row linear program solved by a primal-dual interior-point
+                                method (Akgunduz, Banerjee & Mehrotra 2005) with warm starts
+                                and an active set; answers are certified (docs/lpip.md) */
+    COL_BACKEND_VORONOI,     /* closest-feature tracking over Voronoi regions (Lin & Canny
+                                1991, Mirtich's V-Clip 1998) with cycle detection and an exact
+                                fallback; answers are certified (docs/voronoi.md) */
+    COL_BACKEND_SEPVEC,      /* separating-vector search (Chung & Wang 1996): cached direction,
+                                hill-climbed supports, reflection; exact certificates with
+                                Hornus' search and the reference as fallbacks (docs/sepvec.md) */
     COL_BACKEND_COUNT
 } col_backend;
 
-/* World definition. worker_count is accepted and validated for the coming thread pool;
- * until then every frame runs on the calling thread whatever its value. */
+/* Most workers a world accepts (worker_count and the app's task system alike). */
+#define COL_MAX_WORKERS 64
+
+/* The app's task system (Box2D v3's three-callback contract, box2d types.h, trimmed to
+ * what Colibri needs). A parallel step calls enqueue_task(task, task_ctx, user_ctx)
+ * worker_count - 1 times, works as worker 0 on the calling thread, then calls
+ * finish_task(handle, user_ctx) for every non-NULL handle; finish_task must return only
+ * once that task has run. The task must run exactly once, on any thread. Returning NULL
+ * from enqueue_task means "not deferred": Colibri then runs the task itself at once (if
+ * the callback already ran it inline, that run finds no work left). Results never depend
+ * on which thread runs what, nor when. */
+typedef void col_task_fn(void *task_ctx);
+typedef void *col_enqueue_task_fn(col_task_fn *task, void *task_ctx, void *user_ctx);
+typedef void col_finish_task_fn(void *user_task, void *user_ctx);
+
+/* Where the world's own pool threads run. Worker 0 is always the thread calling
+ * col_world_update and is never bound; workers 1..N-1 are Colibri's threads. */
+typedef enum col_thread_pinning {
+    COL_PIN_CORES = 0, /* default: worker k bound to physical core k mod cores, cores in
+                          hwloc's logical order (cores sharing a cache are adjacent) */
+    COL_PIN_NONE,      /* threads are left to the OS scheduler */
+    COL_PIN_CPUS       /* worker k bound to OS processor pin_cpus[k mod pin_cpu_count] */
+} col_thread_pinning;
+
+/* Which broad-phase pairs col_world_update hands to the narrow phase. */
+typedef enum col_schedule {
+    COL_SCHEDULE_TTC = 0, /* default: a pair found separated by a certified gap sleeps for as
+                             many frames as its bodies' motion bounds cannot close the gap in
+                             (time-to-collision queue, docs/schedule.md); results are exactly
+                             those of COL_SCHEDULE_EVERY */
+    COL_SCHEDULE_EVERY    /* every pair whose bodies moved is tested at every update */
+} col_schedule;
+
+/* World definition. The frame's parallel steps run on worker_count workers, either the
+ * world's own thread pool (created with the world, joined when it is destroyed) or the
+ * app's task system (enqueue_task and finish_task both set). Results are identical for
+ * every worker count. */
 typedef struct col_world_def {
     col_allocator allocator;      /* zero: malloc/free */
     col_backend backend;          /* narrow phase used by col_world_update */
-    int worker_count;             /* 0: one per physical core (when the pool lands); >= 0 */
+    col_schedule schedule;        /* which pairs an update tests (default COL_SCHEDULE_TTC) */
+    int worker_count;             /* 0: one per physical core (hwloc; else online CPUs);
+                                     1: no threads at all; at most COL_MAX_WORKERS */
+    col_thread_pinning pinning;   /* the pool threads' binding (unused with enqueue_task) */
+    const int *pin_cpus;          /* COL_PIN_CPUS: OS processor numbers, read only by
+                                     col_world_create; worker_count 0 means one per entry */
+    int pin_cpu_count;
+    col_enqueue_task_fn *enqueue_task; /* NULL: the world's own pool */
+    col_finish_task_fn *finish_task;   /* set exactly when enqueue_task is */
+    void *user_task_ctx;          /* passed to both callbacks as user_ctx */
     uint32_t body_capacity;       /* expected bodies, to size arrays up front (a hint) */
     double quaternion_tolerance;  /* accepted | |q| - 1 |; within it q is renormalised */
+    bool report_interframe;       /* also report the pairs that may have touched BETWEEN
+                                     updates (col_pair_events.interframe); default false */
     int internal_cookie;          /* set by col_default_world_def(); do not touch */
 } col_world_def;
 
@@ -58,7 +113,11 @@ typedef struct col_pair {
  * pairs: every colliding pair, sorted by (a.index1, b.index1);
  * began: pairs colliding now that were not at the previous update (same order);
  * ended: pairs colliding at the previous update that are not now, including pairs whose
- *        body was removed or whose pair was disabled in between (their ids may be stale). */
+ *        body was removed or whose pair was disabled in between (their ids may be stale);
+ * interframe: with col_world_def.report_interframe, every pair whose bodies may have
+ *        touched at some instant from the previous update to this one, both included
+ *        (so every pair of `pairs` is in it), by the swept test of col_query_interframe;
+ *        same order and filters as pairs. NULL and 0 without the option. */
 typedef struct col_pair_events {
     const col_pair *pairs;
     int pair_count;
@@ -66,7 +125,27 @@ typedef struct col_pair_events {
     int began_count;
     const col_pair *ended;
     int ended_count;
+    const col_pair *interframe;
+    int interframe_count;
 } col_pair_events;
+
+/* What col_query_interframe found about two bodies moving from their poses at the
+ * update before the last to their poses at the last update. The motion in between is
+ * taken to be, for each body, a straight translation at constant velocity plus a
+ * rotation about a fixed axis at a constant rate through the smaller angle (<= pi)
+ * between the two orientations (what a world that sees two poses can assume). */
+typedef struct col_interframe_result {
+    bool may_have_touched; /* false: under that motion they never touched (a proof);
+                              true: they may have (certainly, when exact is true) */
+    bool exact;            /* neither body rotated (the swept volume is exact) and the
+                              answer is certified: may_have_touched is true iff they
+                              touched. False also within ~1e-9 of touching when the
+                              solver cannot certify a contact (then it answers true) */
+    double inflation;      /* length by which the relative swept volume of the whole
+                              interval was widened to cover rotation (docs/lpip.md gives
+                              the bound; halves of the interval, tried when it may have
+                              touched, use about a quarter); 0 when exact */
+} col_interframe_result;
 
 /* Counters of the last col_world_update (alloc_* cover the update call alone). */
 typedef struct col_counters {
@@ -79,6 +158,10 @@ typedef struct col_counters {
     int began;               /* began events */
     int ended;               /* ended events */
     int alloc_calls;         /* allocator calls (alloc + free) made during the update */
+    int workers;             /* workers the world runs its parallel steps on */
+    int sleeping_pairs;      /* broad-phase pairs asleep after the update (COL_SCHEDULE_TTC) */
+    int woken_early;         /* sleeping pairs re-tested before their frame because a body
+                                moved farther than its motion bound allowed */
     uint64_t alloc_calls_total; /* allocator calls over the world's life */
     uint64_t bytes_in_use;   /* bytes currently allocated through the world's allocator */
 } col_counters;

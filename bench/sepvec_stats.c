@@ -1,0 +1,732 @@
+/* SPDX-License-Identifier: MIT */
+/* sepvec-stats: the measurements behind docs/sepvec.md. Prints Markdown tables, each
+ * preceded by the command that made it. Timings are information, never test thresholds.
+ *
+ *   sepvec-stats paper  [--seed S] [--passes N]   Chung & Wang's section 6 experiment:
+ *       two copies of one shape (ellipsoid, rod, plate) with 10, 100, 1000 vertices, one
+ *       flying past the other (speed 0.2 radius per frame, spinning), every frame their
+ *       bounding spheres overlap queried with the pair's cache: steps per query,
+ *       fallbacks, ns per query warm (cache kept) and cold (cache reset every query).
+ *   sepvec-stats support [--seed S]              ns per support query by method and
+ *       vertex count (the crossovers of COL_SUPPORT_SCAN_MAX and the DK hierarchy).
+ *   sepvec-stats near [--seed S] [--pairs N]     how the search ends as a function of the
+ *       gap (both signs): reflections only, Hornus steps, reference fallbacks.
+ *   sepvec-stats scene FILE [--frames N]         replays a benchmark scene: every pair of
+ *       overlapping boxes queried with its cache, as the world does.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/core/alloc.h"
+#include "lib/core/hull.h"
+#include "lib/core/vec.h"
+#include "narrowphase/dk_hierarchy.h"
+#include "narrowphase/sepvec.h"
+#include "narrowphase/support.h"
+#include "scene.h"
+
+#define PI 3.14159265358979323846
+
+static col_alloc g_alloc;
+static const char *g_cmd; /* the command line, for the tables' captions */
+
+/* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
+
+static uint64_t g_s[4];
+
+static uint64_t splitmix(uint64_t *x)
+{
+    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+static uint64_t rnext(void)
+{
+    uint64_t r = rotl(g_s[1] * 5, 7) * 9, t = g_s[1] << 17;
+    g_s[2] ^= g_s[0];
+    g_s[3] ^= g_s[1];
+    g_s[1] ^= g_s[2];
+    g_s[0] ^= g_s[3];
+    g_s[2] ^= t;
+    g_s[3] = rotl(g_s[3], 45);
+    return r;
+}
+static void rseed(uint64_t s)
+{
+    for (int i = 0; i < 4; i++) g_s[i] = splitmix(&s);
+}
+static double urand(void) { return (double)(rnext() >> 11) * 0x1.0p-53; }
+static double urange(double a, double b) { return a + (b - a) * urand(); }
+static col_vec3 rdir(void)
+{
+    for (;;) {
+        double x = urange(-1, 1);
+        double y = urange(-1, 1);
+        double z = urange(-1, 1);
+        double n2 = x * x + y * y + z * z;
+        if (n2 > 1e-6 && n2 <= 1) return col_scale(col_v3(x, y, z), 1.0 / sqrt(n2));
+    }
+}
+static col_quat rquat(void)
+{
+    double u1 = urand(), u2 = 2 * PI * urand(), u3 = 2 * PI * urand();
+    double a = sqrt(1 - u1), b = sqrt(u1);
+    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
+    return q;
+}
+static col_quat qmul(col_quat a, col_quat b)
+{
+    col_quat r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
+                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+    double n = sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
+    r.x /= n;
+    r.y /= n;
+    r.z /= n;
+    r.w /= n;
+    return r;
+}
+static col_quat qaxis(col_vec3 w) /* rotation by |w| about w */
+{
+    double a = col_len(w);
+    if (a == 0.0) return col_quat_identity();
+    col_vec3 u = col_scale(w, sin(a / 2) / a);
+    col_quat q = {u.x, u.y, u.z, cos(a / 2)};
+    return q;
+}
+static col_xform xform(col_vec3 p, col_quat q)
+{
+    col_transform t = {p, q};
+    return col_xform_from_transform(t);
+}
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e9 + ts.tv_nsec;
+}
+
+/* ---- shapes (as shared/bench/gen.c makes them) ---- */
+
+enum { K_ELLIPSOID, K_ROD, K_PLATE, K_BOX, K_COUNT };
+static const char *const kind_name[K_COUNT] = {"ellipsoid", "rod", "plate", "box"};
+static const double kind_axes[K_COUNT][3] = {{1, 0.6, 0.4}, {1, 0.12, 0.12}, {1, 1, 0.1}, {1, 0.6, 0.4}};
+
+typedef struct shape {
+    col_hull hull;
+    void *data; /* support data (table; DK if asked for) */
+} shape;
+
+static col_vec3 surface_point(int kind)
+{
+    const double *ax = kind_axes[kind];
+    if (kind == K_BOX) {
+        double area[3] = {ax[1] * ax[2], ax[0] * ax[2], ax[0] * ax[1]};
+        double t = urand() * (area[0] + area[1] + area[2]);
+        int k = t < area[0] ? 0 : (t < area[0] + area[1] ? 1 : 2);
+        double p[3];
+        for (int i = 0; i < 3; i++) p[i] = urange(-ax[i], ax[i]);
+        p[k] = urand() < 0.5 ? -ax[k] : ax[k];
+        return col_v3(p[0], p[1], p[2]);
+    }
+    double a = ax[0], b = ax[1], c = ax[2], gmax = fmax(b * c, fmax(a * c, a * b));
+    for (;;) {
+        col_vec3 d = rdir();
+        double g = sqrt(b * c * d.x * b * c * d.x + a * c * d.y * a * c * d.y + a * b * d.z * a * b * d.z);
+        if (urand() * gmax <= g) return col_v3(a * d.x, b * d.y, c * d.z);
+    }
+}
+
+static int make_shape(shape *s, int kind, int n, unsigned flags)
+{
+    col_vec3 *p = malloc(sizeof *p * (size_t)(n + 8));
+    int m = 0;
+    if (kind == K_BOX)
+        for (; m < 8; m++) p[m] = col_v3(m & 1 ? 1 : -1, m & 2 ? 0.6 : -0.6, m & 4 ? 0.4 : -0.4);
+    for (; m < n; m++) p[m] = surface_point(kind);
+    char err[200];
+    col_status st = col_hull_build(&g_alloc, p, m, &s->hull, err, sizeof err);
+    free(p);
+    if (st != COL_OK) {
+        fprintf(stderr, "sepvec-stats: hull failed: %s\n", err);
+        return -1;
+    }
+    size_t bytes = col_support_data_bytes(&s->hull, flags);
+    s->data = aligned_alloc(16, (bytes + 15) / 16 * 16);
+    col_support_data_init(s->data, &s->hull, flags);
+    return 0;
+}
+
+static void free_shape(shape *s)
+{
+    col_hull_free(&g_alloc, &s->hull);
+    free(s->data);
+}
+
+/* ---- statistics of a batch of queries ---- */
+
+#define MAXSTEP 300
+
+typedef struct tally {
+    long queries, separated, colliding, warm;
+    long sep_steps[MAXSTEP + 1]; /* separated answers by steps */
+    long col_steps_sum, col_max, sep_max, all_le3, sep_total_steps;
+    long hornus, reference, full_proj, lemma3, lemma4;
+    long outcome[COL_SV_OUTCOME_COUNT], fallback[COL_SV_REASON_COUNT];
+    long support_queries, support_moves, support_evals;
+} tally;
+
+static void tally_add(tally *t, const col_np_result *r, const col_sepvec_info *in)
+{
+    t->queries++;
+    t->warm += in->warm;
+    int st = in->steps > MAXSTEP ? MAXSTEP : in->steps;
+    if (r->colliding) {
+        t->colliding++;
+        t->col_steps_sum += in->steps;
+        if (in->steps > t->col_max) t->col_max = in->steps;
+    } else {
+        t->separated++;
+        t->sep_steps[st]++;
+        t->sep_total_steps += in->steps;
+        if (in->steps > t->sep_max) t->sep_max = in->steps;
+    }
+    t->all_le3 += in->steps <= 3;
+    t->hornus += in->mode_switch != 0;
+    t->reference += in->fallback != 0;
+    t->full_proj += in->full_projections;
+    t->lemma3 += in->lemma3;
+    t->lemma4 += in->lemma4;
+    t->outcome[in->outcome]++;
+    t->fallback[in->fallback]++;
+    t->support_queries += in->support.queries;
+    t->support_moves += in->support.moves;
+    t->support_evals += in->support.evals;
+}
+
+static double share_le(const tally *t, int k)
+{
+    long n = 0;
+    for (int i = 0; i <= k && i <= MAXSTEP; i++) n += t->sep_steps[i];
+    return t->separated > 0 ? 100.0 * n / t->separated : 0.0;
+}
+
+/* ---- paper: Chung & Wang's section 6 experiment ---- */
+
+typedef struct scratch_buf {
+    col_np_scratch s;
+} scratch_buf;
+
+static void scratch_fit(scratch_buf *b, const col_hull *a, const col_hull *h)
+{
+    size_t need = col_np_sepvec.scratch_bytes(a, h);
+    if (need <= b->s.size) return;
+    free(b->s.mem);
+    b->s.mem = malloc(need);
+    b->s.size = need;
+}
+
+/* One fly-by of B past A (both spinning): the poses of every frame whose bounding
+ * spheres overlap. Returns how many were written to xa[], xb[]. */
+static int flyby(const shape *sa, const shape *sb, col_xform *xa, col_xform *xb, int cap)
+{
+    double ra = sa->hull.radius, rb = sb->hull.radius, R = ra + rb;
+    col_vec3 start = col_scale(rdir(), 1.5 * R);
+    col_vec3 target = col_scale(rdir(), urange(0.0, 0.9) * R);
+    col_vec3 v = col_scale(col_sub(target, start), 0.2 * ra / col_len(col_sub(target, start)));
+    col_quat qa = rquat(), qb = rquat();
+    col_quat da = qaxis(col_scale(rdir(), urange(0.0, 0.1))), db = qaxis(col_scale(rdir(), urange(0.0, 0.1)));
+    int n = 0;
+    col_vec3 p = start;
+    for (int f = 0; f < 200 && n < cap; f++) {
+        if (col_len(p) <= R) {
+            xa[n] = xform(col_v3(0, 0, 0), qa);
+            xb[n] = xform(p, qb);
+            n++;
+        } else if (f > 0 && col_dot(p, v) > 0) {
+            break;
+        }
+        p = col_add(p, v);
+        qa = qmul(da, qa);
+        qb = qmul(db, qb);
+    }
+    return n;
+}
+
+static void run_paper(uint64_t seed, int passes)
+{
+    static const int sizes[3] = {10, 100, 1000};
+    printf("### Iterations per query (Chung & Wang's experiment, section 6)\n\n");
+    printf("`%s`\n\n", g_cmd);
+    printf("Two copies of one shape; B flies past A at 0.2 radius per frame, both spinning up to 0.1 "
+           "rad per frame; every frame whose bounding spheres overlap is one query with the pair's cache "
+           "(the first of each pass cold); each pass timed as a batch, the fastest of three rounds. %d "
+           "passes per row, seed %llu.\n\n",
+           passes, (unsigned long long)seed);
+    printf("| shape | vertices | queries | colliding | separated in 1 / 2 / 3 steps | max steps (separated) "
+           "| all queries <= 3 steps | mean / max steps (colliding) | Hornus switches | reference fallbacks "
+           "| lemma 3 / 4 | ns/query warm | ns/query cold |\n");
+    printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    col_xform *xa = malloc(sizeof *xa * 200), *xb = malloc(sizeof *xb * 200);
+    scratch_buf sb = {{NULL, 0}};
+    _Alignas(16) unsigned char cache[256];
+    for (int kind = K_ELLIPSOID; kind <= K_PLATE; kind++)
+        for (int si = 0; si < 3; si++) {
+            rseed(seed + (uint64_t)(kind * 10 + si));
+            shape s;
+            if (make_shape(&s, kind, sizes[si], COL_SUPPORT_DEFAULT) != 0) continue;
+            scratch_fit(&sb, &s.hull, &s.hull);
+            tally t;
+            memset(&t, 0, sizeof t);
+            double warm_ns = 0.0, cold_ns = 0.0;
+            long nq = 0;
+            for (int pass = 0; pass < passes; pass++) {
+                int n = flyby(&s, &s, xa, xb, 200);
+                col_np_sepvec.cache_init(cache, &s.hull, &s.hull);
+                for (int k = 0; k < n; k++) {
+                    col_np_result r;
+                    col_sepvec_info in;
+                    col_sepvec_query_ex(cache, &s.hull, s.data, &xa[k], &s.hull, s.data, &xb[k], &sb.s, NULL, &r, &in);
+                    tally_add(&t, &r, &in);
+                }
+                /* timing: the same poses again, warm then cold (no info kept), the fastest
+                 * of three rounds */
+                double bw = INFINITY, bc = INFINITY;
+                for (int round = 0; round < 3; round++) {
+                    col_np_sepvec.cache_init(cache, &s.hull, &s.hull);
+                    double t0 = now_ns();
+                    for (int k = 0; k < n; k++) {
+                        col_np_result r;
+                        col_sepvec_query_ex(cache, &s.hull, s.data, &xa[k], &s.hull, s.data, &xb[k], &sb.s, NULL, &r, NULL);
+                    }
+                    double t1 = now_ns();
+                    for (int k = 0; k < n; k++) {
+                        col_np_result r;
+                        col_np_sepvec.cache_init(cache, &s.hull, &s.hull);
+                        col_sepvec_query_ex(cache, &s.hull, s.data, &xa[k], &s.hull, s.data, &xb[k], &sb.s, NULL, &r, NULL);
+                    }
+                    double t2 = now_ns();
+                    bw = fmin(bw, t1 - t0);
+                    bc = fmin(bc, t2 - t1);
+                }
+                warm_ns += bw;
+                cold_ns += bc;
+                nq += n;
+            }
+            printf("| %s | %d | %ld | %.0f %% | %.1f / %.1f / %.1f %% | %ld | %.1f %% | %.1f / %ld | %ld | %ld | %ld / %ld "
+                   "| %.0f | %.0f |\n",
+                   kind_name[kind], s.hull.vertex_count, t.queries, 100.0 * t.colliding / (t.queries ? t.queries : 1),
+                   share_le(&t, 1), share_le(&t, 2), share_le(&t, 3), t.sep_max, 100.0 * t.all_le3 / (t.queries ? t.queries : 1),
+                   t.colliding ? (double)t.col_steps_sum / t.colliding : 0.0, t.col_max, t.hornus, t.reference, t.lemma3,
+                   t.lemma4, warm_ns / (nq ? nq : 1), cold_ns / (nq ? nq : 1));
+            free_shape(&s);
+        }
+    printf("\n");
+    free(xa);
+    free(xb);
+    free(sb.s.mem);
+}
+
+/* ---- support: crossovers ---- */
+
+static void run_support(uint64_t seed)
+{
+    static const int sizes[] = {8, 12, 16, 24, 32, 64, 128, 256, 512, 1000, 2000, 4000};
+    enum { NDIR = 4096, REPS = 8 };
+    printf("### Support queries: ns per query by method\n\n");
+    printf("`%s`\n\n", g_cmd);
+    printf("Ellipsoid hulls; cold = independent random directions; warm = each direction 0.05 rad from "
+           "the previous one, climbing from the previous answer; the fastest of %d repetitions. Table = the cube-map start "
+           "(table res cells per face edge; built here for every hull above COL_SUPPORT_SCAN_MAX, the library builds it above COL_SUPPORT_TABLE_MIN); DK = the Dobkin-Kirkpatrick descent "
+           "(levels above the hull in brackets). Seed %llu.\n\n",
+           (int)REPS, (unsigned long long)seed);
+    printf("| vertices | scan | climb from vertex 0 | climb from table | DK (levels) | warm climb | warm climb + table "
+           "| table res | DK bytes |\n");
+    printf("|---|---|---|---|---|---|---|---|---|\n");
+    col_vec3 *dir = malloc(sizeof *dir * NDIR), *wdir = malloc(sizeof *wdir * NDIR);
+    for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+        rseed(seed + si);
+        shape s;
+        if (make_shape(&s, K_ELLIPSOID, sizes[si], COL_SUPPORT_DK_ALWAYS | COL_SUPPORT_TABLE_ALL) != 0) continue;
+        const col_support_data *sd = s.data;
+        for (int i = 0; i < NDIR; i++) dir[i] = rdir();
+        wdir[0] = rdir();
+        for (int i = 1; i < NDIR; i++) {
+            col_vec3 t = col_cross(wdir[i - 1], rdir());
+            double l = col_len(t);
+            wdir[i] = l > 0 ? col_add(wdir[i - 1], col_scale(t, 0.05 / l)) : wdir[i - 1];
+            wdir[i] = col_scale(wdir[i], 1.0 / col_len(wdir[i]));
+        }
+        double ns[6] = {0};
+        volatile long sink = 0;
+        int bad = 0;
+        for (int rep = 0; rep < REPS; rep++) {
+            double t0 = now_ns();
+            for (int i = 0; i < NDIR; i++) sink += col_support_scan(&s.hull, dir[i]);
+            double t1 = now_ns();
+            for (int i = 0; i < NDIR; i++) sink += col_support_climb(&s.hull, dir[i], 0, NULL);
+            double t2 = now_ns();
+            if (sd->table_res > 0)
+                for (int i = 0; i < NDIR; i++) sink += col_support_find(&s.hull, sd, dir[i], -1, NULL);
+            double t3 = now_ns();
+            if (sd->dk_off != 0)
+                for (int i = 0; i < NDIR; i++) sink += col_support_find_dk(&s.hull, sd, dir[i], NULL);
+            double t4 = now_ns();
+            int v = 0;
+            for (int i = 0; i < NDIR; i++) sink += v = col_support_climb(&s.hull, wdir[i], v, NULL);
+            double t5 = now_ns();
+            v = -1;
+            if (sd->table_res > 0)
+                for (int i = 0; i < NDIR; i++) sink += v = col_support_find(&s.hull, sd, wdir[i], v, NULL);
+            double t6 = now_ns();
+            /* the fastest of the repetitions: other processes only ever add time */
+            double d[6] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5};
+            for (int q = 0; q < 6; q++)
+                if (rep == 0 || d[q] < ns[q]) ns[q] = d[q];
+        }
+        /* correctness on the side: every method's value equals the scan's */
+        for (int i = 0; i < NDIR; i++) {
+            double best = col_dot(dir[i], s.hull.vertices[col_support_scan(&s.hull, dir[i])]);
+            int c = sd->dk_off ? col_support_find_dk(&s.hull, sd, dir[i], NULL) : col_support_climb(&s.hull, dir[i], 0, NULL);
+            if (col_dot(dir[i], s.hull.vertices[c]) < best) bad++;
+        }
+        double k = 1.0 / NDIR;
+        char dk[64] = "-", tb[32] = "-", cl[32] = "-", wt[32] = "-";
+        if (sd->dk_off != 0)
+            snprintf(dk, sizeof dk, "%.0f (%d)", ns[3] * k, col_dk_levels((const unsigned char *)sd + sd->dk_off));
+        if (sd->table_res > 0) {
+            snprintf(tb, sizeof tb, "%.0f", ns[2] * k);
+            snprintf(wt, sizeof wt, "%.0f", ns[5] * k);
+        }
+        snprintf(cl, sizeof cl, "%.0f", ns[1] * k);
+        printf("| %d | %.0f | %s | %s | %s | %.0f | %s | %d | %zu |%s\n", s.hull.vertex_count, ns[0] * k, cl, tb, dk,
+               ns[4] * k, wt, sd->table_res,
+               sd->dk_off ? col_dk_used((const unsigned char *)sd + sd->dk_off) : (size_t)0,
+               bad ? " MISMATCH" : "");
+        (void)sink;
+        free_shape(&s);
+    }
+    printf("\n");
+    free(dir);
+    free(wdir);
+}
+
+/* ---- near: how the search ends near touching ---- */
+
+static void run_near(uint64_t seed, long pairs)
+{
+    printf("### How the search ends near touching\n\n");
+    printf("`%s`\n\n", g_cmd);
+    printf("Random pairs of random shapes (all four kinds, 10 to 1000 vertices), B placed along a random "
+           "direction u at signed gap g from touching (support points p_A(u), p_B(-u) made to coincide, "
+           "then B moved by g u: g > 0 is apart by at least g; g < 0 pushes a vertex of B |g| past A's extreme vertex, an overlap unless that push leaves A's vertex cone, hence colliding < 100 %%), cold queries. Seed %llu, %ld pairs per "
+           "row.\n\n",
+           (unsigned long long)seed, pairs);
+    printf("| gap / size | colliding | mean steps | Hornus switches | full projections | reference fallbacks "
+           "| fallback reasons |\n");
+    printf("|---|---|---|---|---|---|---|\n");
+    static const double gaps[] = {1e-1, 1e-3, 1e-6, 1e-9, 1e-12, 0.0, -1e-12, -1e-9, -1e-6, -1e-3, -1e-1};
+    static const char *const rname[COL_SV_REASON_COUNT] = {
+        "", "grazing", "reflect cap", "ambiguous gap", "ambiguous hemisphere", "lemma 3", "repeat at witness",
+        "no witness", "polygon full", "step cap"};
+    rseed(seed);
+    enum { NSHAPES = 24 };
+    shape sh[NSHAPES];
+    for (int i = 0; i < NSHAPES; i++) {
+        int n = (int)pow(10.0, urange(1.0, 3.0));
+        make_shape(&sh[i], i % K_COUNT, n, COL_SUPPORT_DEFAULT);
+    }
+    scratch_buf sb = {{NULL, 0}};
+    for (int i = 0; i < NSHAPES; i++) scratch_fit(&sb, &sh[i].hull, &sh[i].hull);
+    _Alignas(16) unsigned char cache[256];
+    for (size_t gi = 0; gi < sizeof gaps / sizeof gaps[0]; gi++) {
+        tally t;
+        memset(&t, 0, sizeof t);
+        long steps = 0;
+        for (long k = 0; k < pairs; k++) {
+            const shape *a = &sh[rnext() % NSHAPES], *b = &sh[rnext() % NSHAPES];
+            col_xform xa = xform(col_v3(0, 0, 0), rquat());
+            col_xform xb = xform(col_v3(0, 0, 0), rquat());
+            col_vec3 u = rdir();
+            col_vec3 pa = col_xform_point(&xa, a->hull.vertices[col_support_scan(&a->hull, col_mat3_tmul(&xa.R, u))]);
+            col_vec3 pb = col_xform_point(&xb, b->hull.vertices[col_support_scan(&b->hull, col_neg(col_mat3_tmul(&xb.R, u)))]);
+            double size = a->hull.radius > b->hull.radius ? a->hull.radius : b->hull.radius;
+            xb.p = col_add(col_sub(pa, pb), col_scale(u, gaps[gi] * size));
+            col_np_result r;
+            col_sepvec_info in;
+            col_np_sepvec.cache_init(cache, &a->hull, &b->hull);
+            col_sepvec_query_ex(cache, &a->hull, a->data, &xa, &b->hull, b->data, &xb, &sb.s, NULL, &r, &in);
+            tally_add(&t, &r, &in);
+            steps += in.steps;
+        }
+        char reasons[256] = "";
+        for (int r = 1; r < COL_SV_REASON_COUNT; r++)
+            if (t.fallback[r] > 0) {
+                size_t l = strlen(reasons);
+                snprintf(reasons + l, sizeof reasons - l, "%s%s %ld", l ? ", " : "", rname[r], t.fallback[r]);
+            }
+        printf("| %g | %.0f %% | %.1f | %ld | %ld | %ld | %s |\n", gaps[gi], 100.0 * t.colliding / t.queries,
+               (double)steps / t.queries, t.hornus, t.full_proj, t.reference, reasons);
+    }
+    printf("\n");
+    for (int i = 0; i < NSHAPES; i++) free_shape(&sh[i]);
+    free(sb.s.mem);
+}
+
+/* ---- scene replay ---- */
+
+typedef struct pair_entry {
+    uint64_t key; /* (i << 32 | j) + 1; 0 = empty */
+    _Alignas(16) unsigned char cache[128];
+} pair_entry;
+
+typedef struct pair_map {
+    pair_entry *e;
+    size_t cap;
+} pair_map;
+
+static pair_entry *map_find(pair_map *m, uint64_t key, int insert)
+{
+    size_t i = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (m->cap - 1);
+    for (;;) {
+        if (m->e[i].key == key) return &m->e[i];
+        if (m->e[i].key == 0) {
+            if (!insert) return NULL;
+            m->e[i].key = key;
+            return &m->e[i];
+        }
+        i = (i + 1) & (m->cap - 1);
+    }
+}
+
+typedef struct box_ix {
+    double lo[3], hi[3];
+    int body;
+} box_ix;
+
+static int box_cmp(const void *x, const void *y)
+{
+    const box_ix *a = x, *b = y;
+    if (a->lo[0] != b->lo[0]) return a->lo[0] < b->lo[0] ? -1 : 1;
+    return a->body - b->body;
+}
+
+static void run_scene(const char *path, int frames)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL) {
+        fprintf(stderr, "sepvec-stats: cannot open %s\n", path);
+        return;
+    }
+    bench_scene sc;
+    char err[256];
+    if (!bench_scene_load(fp, path, &sc, err, sizeof err)) {
+        fprintf(stderr, "sepvec-stats: %s\n", err);
+        fclose(fp);
+        return;
+    }
+    fclose(fp);
+    if (frames <= 0 || frames > sc.frames) frames = sc.frames;
+    shape *sh = calloc((size_t)sc.shape_count, sizeof *sh);
+    scratch_buf sb = {{NULL, 0}};
+    for (int i = 0; i < sc.shape_count; i++) {
+        col_status st = col_hull_build(&g_alloc, sc.shapes[i].vertices, sc.shapes[i].vertex_count, &sh[i].hull, err, sizeof err);
+        if (st != COL_OK) {
+            fprintf(stderr, "sepvec-stats: shape %d: %s\n", i, err);
+            return;
+        }
+        size_t bytes = col_support_data_bytes(&sh[i].hull, COL_SUPPORT_DEFAULT);
+        sh[i].data = aligned_alloc(16, (bytes + 15) / 16 * 16);
+        col_support_data_init(sh[i].data, &sh[i].hull, COL_SUPPORT_DEFAULT);
+        scratch_fit(&sb, &sh[i].hull, &sh[i].hull);
+    }
+    int nb = sc.body_count;
+    col_xform *xf = malloc(sizeof *xf * (size_t)nb);
+    box_ix *bx = malloc(sizeof *bx * (size_t)nb);
+    pair_map maps[2];
+    for (int k = 0; k < 2; k++) {
+        maps[k].cap = 1u << 16;
+        maps[k].e = calloc(maps[k].cap, sizeof(pair_entry));
+    }
+    int cur = 0;
+    tally t;
+    memset(&t, 0, sizeof t);
+    double warm_ns = 0.0, cold_ns = 0.0;
+    long timed = 0;
+    _Alignas(16) unsigned char cold_cache[128];
+    typedef struct item {
+        pair_entry *e;
+        int a, b, warm;
+    } item;
+    typedef struct cache_copy {
+        _Alignas(16) unsigned char b[128];
+    } cache_copy;
+    long list_cap = 1 << 15;
+    item *list = malloc(sizeof *list * (size_t)list_cap);
+    cache_copy *copies = aligned_alloc(16, sizeof *copies * (size_t)list_cap);
+    for (int f = 0; f < frames; f++) {
+        for (int b = 0; b < nb; b++) {
+            xf[b] = col_xform_from_transform(bench_scene_pose(&sc, b, f));
+            const col_hull *h = &sh[sc.bodies[b].shape].hull;
+            col_vec3 c = col_scale(col_add(h->aabb_min, h->aabb_max), 0.5);
+            col_vec3 e = col_scale(col_sub(h->aabb_max, h->aabb_min), 0.5);
+            col_vec3 wc = col_xform_point(&xf[b], c);
+            const double *m = xf[b].R.m;
+            double ex[3];
+            for (int r = 0; r < 3; r++)
+                ex[r] = (fabs(m[3 * r]) * e.x + fabs(m[3 * r + 1]) * e.y + fabs(m[3 * r + 2]) * e.z) * (1 + 1e-12) +
+                        1e-12 * col_max_abs(wc);
+            double w[3] = {wc.x, wc.y, wc.z};
+            for (int r = 0; r < 3; r++) {
+                bx[b].lo[r] = w[r] - ex[r];
+                bx[b].hi[r] = w[r] + ex[r];
+            }
+            bx[b].body = b;
+        }
+        qsort(bx, (size_t)nb, sizeof *bx, box_cmp);
+        pair_map *old = &maps[cur], *nw = &maps[1 - cur];
+        memset(nw->e, 0, nw->cap * sizeof(pair_entry));
+        long npairs = 0;
+        double fw = 0.0, fc = 0.0;
+        for (int i = 0; i < nb; i++)
+            for (int j = i + 1; j < nb && bx[j].lo[0] <= bx[i].hi[0]; j++) {
+                if (bx[j].lo[1] > bx[i].hi[1] || bx[i].lo[1] > bx[j].hi[1] || bx[j].lo[2] > bx[i].hi[2] ||
+                    bx[i].lo[2] > bx[j].hi[2])
+                    continue;
+                int a = bx[i].body < bx[j].body ? bx[i].body : bx[j].body;
+                int b = bx[i].body < bx[j].body ? bx[j].body : bx[i].body;
+                uint64_t key = ((uint64_t)a << 32 | (uint64_t)b) + 1;
+                if ((size_t)(npairs + 1) * 2 > nw->cap) continue; /* table full: skip (never at our sizes) */
+                pair_entry *pe = map_find(nw, key, 1);
+                pair_entry *po = map_find(old, key, 0);
+                const shape *sa = &sh[sc.bodies[a].shape], *sbb = &sh[sc.bodies[b].shape];
+                if (po != NULL) memcpy(pe->cache, po->cache, sizeof pe->cache);
+                else col_np_sepvec.cache_init(pe->cache, &sa->hull, &sbb->hull);
+                if (npairs >= list_cap) continue;
+                list[npairs].e = pe;
+                list[npairs].a = a;
+                list[npairs].b = b;
+                list[npairs].warm = po != NULL;
+                npairs++;
+            }
+        /* Timed first, on copies of the caches, in one batch per kind (no clock per query):
+         * warm = pairs that overlapped last frame, with last frame's cache; cold = the same
+         * pairs with a fresh cache. Then the statistics, on the real caches. */
+        /* three rounds, the fastest kept: other processes only ever add time */
+        long nwarm = 0;
+        double bw = INFINITY, bc = INFINITY;
+        for (int round = 0; round < 3; round++) {
+            nwarm = 0;
+            for (long k = 0; k < npairs; k++)
+                if (list[k].warm) memcpy(copies[nwarm++].b, list[k].e->cache, sizeof copies[0].b);
+            double t0 = now_ns();
+            nwarm = 0;
+            for (long k = 0; k < npairs; k++) {
+                if (!list[k].warm) continue;
+                const shape *sa = &sh[sc.bodies[list[k].a].shape], *sbb = &sh[sc.bodies[list[k].b].shape];
+                col_np_result r;
+                col_sepvec_query_ex(copies[nwarm++].b, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
+                                    &xf[list[k].b], &sb.s, NULL, &r, NULL);
+            }
+            double t1 = now_ns();
+            for (long k = 0; k < npairs; k++) {
+                if (!list[k].warm) continue;
+                const shape *sa = &sh[sc.bodies[list[k].a].shape], *sbb = &sh[sc.bodies[list[k].b].shape];
+                col_np_result r;
+                col_np_sepvec.cache_init(cold_cache, &sa->hull, &sbb->hull);
+                col_sepvec_query_ex(cold_cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
+                                    &xf[list[k].b], &sb.s, NULL, &r, NULL);
+            }
+            double t2 = now_ns();
+            bw = fmin(bw, t1 - t0);
+            bc = fmin(bc, t2 - t1);
+        }
+        for (long k = 0; k < npairs; k++) {
+            const shape *sa = &sh[sc.bodies[list[k].a].shape], *sbb = &sh[sc.bodies[list[k].b].shape];
+            col_np_result r;
+            col_sepvec_info in;
+            col_sepvec_query_ex(list[k].e->cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
+                                &xf[list[k].b], &sb.s, NULL, &r, &in);
+            tally_add(&t, &r, &in);
+        }
+        fw = bw;
+        fc = bc;
+        timed += nwarm;
+        warm_ns += fw;
+        cold_ns += fc;
+        cur = 1 - cur;
+    }
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    printf("| %s | %d | %ld | %.1f %% | %.1f / %.1f / %.1f %% | %ld | %.1f %% | %.1f / %ld | %.2f / %.2f / %.1f | %ld | %ld | %ld | %ld / %ld | %.0f | %.0f |\n",
+           name, frames, t.queries, 100.0 * t.colliding / (t.queries ? t.queries : 1), share_le(&t, 1), share_le(&t, 2),
+           share_le(&t, 3), t.sep_max, 100.0 * t.all_le3 / (t.queries ? t.queries : 1),
+           t.colliding ? (double)t.col_steps_sum / t.colliding : 0.0, t.col_max,
+           (double)(t.col_steps_sum + t.sep_total_steps) / (t.queries ? t.queries : 1),
+           (double)t.support_queries / (t.queries ? t.queries : 1), (double)t.support_evals / (t.queries ? t.queries : 1),
+           t.outcome[COL_SV_WARM_TETRA], t.hornus,
+           t.reference, t.lemma3, t.lemma4, timed ? warm_ns / timed : 0.0, timed ? cold_ns / timed : 0.0);
+    for (int i = 0; i < sc.shape_count; i++) free_shape(&sh[i]);
+    free(sh);
+    free(xf);
+    free(bx);
+    for (int k = 0; k < 2; k++) free(maps[k].e);
+    free(list);
+    free(copies);
+    free(sb.s.mem);
+    bench_scene_free(&sc);
+}
+
+int main(int argc, char **argv)
+{
+    col_alloc_init(&g_alloc, NULL);
+    static char cmd[1024];
+    size_t l = 0;
+    for (int i = 0; i < argc && l < sizeof cmd; i++)
+        l += (size_t)snprintf(cmd + l, sizeof cmd - l, "%s%s", i ? " " : "", i == 0 ? "build/bench/sepvec-stats" : argv[i]);
+    g_cmd = cmd;
+    if (argc < 2) {
+        fprintf(stderr, "usage: sepvec-stats paper|support|near|scene FILE... [--seed S] [--passes N] [--pairs N] [--frames N]\n");
+        return 2;
+    }
+    uint64_t seed = 1;
+    int passes = 200, frames = 0;
+    long pairs = 2000;
+    const char *files[16];
+    int nfiles = 0;
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--seed") && i + 1 < argc) seed = strtoull(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--passes") && i + 1 < argc) passes = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = atol(argv[++i]);
+        else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atoi(argv[++i]);
+        else if (nfiles < 16) files[nfiles++] = argv[i];
+    }
+    if (!strcmp(argv[1], "paper")) run_paper(seed, passes);
+    else if (!strcmp(argv[1], "support")) run_support(seed);
+    else if (!strcmp(argv[1], "near")) run_near(seed, pairs);
+    else if (!strcmp(argv[1], "scene")) {
+        printf("### Benchmark scenes replayed pair by pair\n\n`%s`\n\n", g_cmd);
+        printf("Every pair of overlapping boxes each frame (as the broad phase hands them over), queried with its "
+               "cache; ns per query timed on pairs that also overlapped the frame before (warm: last frame's "
+               "cache; cold: a fresh one), each frame's batch the fastest of three rounds.\n\n");
+        printf("| scene | frames | queries | colliding | separated in 1 / 2 / 3 steps | max steps (separated) "
+               "| all <= 3 steps | mean / max steps (colliding) | per query: steps / support queries / dot products "
+               "| warm tetrahedron hits | Hornus switches | reference fallbacks | lemma 3 / 4 | ns/query warm "
+               "| ns/query cold |\n");
+        printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < nfiles; i++) run_scene(files[i], frames);
+        printf("\n");
+    } else {
+        fprintf(stderr, "sepvec-stats: unknown mode '%s'\n", argv[1]);
+        return 2;
+    }
+    return 0;
+}

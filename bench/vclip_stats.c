@@ -1,0 +1,442 @@
+/* SPDX-License-Identifier: MIT */
+/* vclip-stats: the measurements behind docs/voronoi.md. Prints Markdown table rows;
+ * the docs put the command that made them above each table. Timings are information,
+ * never test thresholds.
+ *
+ *   vclip-stats scene FILE [--frames N]     replays a benchmark scene (SCENE.md motion):
+ *       every pair of overlapping world boxes is queried with its own cache carried from
+ *       the previous frame when the pair overlapped then (warm), else a fresh one (cold),
+ *       as the world does; walk steps (median, p99, max) warm and cold, cycles, restarts
+ *       after a failed certificate, O(F) scans, fallbacks (rounding band / other), and
+ *       ns per query: warm, cold (the same pairs with fresh caches) and the reference
+ *       backend on the same pairs.
+ *   vclip-stats coherence [--seed S] [--pairs N]   distance queries (exact distance
+ *       and closest points) between two copies of a shape of 10, 100 and 1000 vertices:
+ *       a coherent flight (0.02 radius and 0.02 rad per step, warm cache), incoherent
+ *       jumps (a fresh random pose each query, warm cache), and cold queries (no cache).
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lib/core/alloc.h"
+#include "lib/core/hull.h"
+#include "lib/core/vec.h"
+#include "narrowphase/backend.h"
+#include "narrowphase/vclip.h"
+#include "scene.h"
+
+#define HIST 4096 /* step histogram bins (the last one collects everything above) */
+
+static col_alloc g_alloc;
+
+static double now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
+}
+
+/* ---- random numbers (splitmix64) ---- */
+
+static uint64_t g_rng;
+static uint64_t rnext(void)
+{
+    uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+static double urand(void) { return (double)(rnext() >> 11) * 0x1.0p-53; }
+static double gauss(void)
+{
+    double u = urand(), v = urand();
+    if (u < 1e-300) u = 1e-300;
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
+static col_vec3 rdir(void)
+{
+    for (;;) {
+        col_vec3 v = col_v3(gauss(), gauss(), gauss());
+        double l = col_len(v);
+        if (l > 1e-9) return col_scale(v, 1.0 / l);
+    }
+}
+static col_quat rquat(void)
+{
+    double q[4] = {gauss(), gauss(), gauss(), gauss()};
+    double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
+    col_quat r = {q[0] / l, q[1] / l, q[2] / l, q[3] / l};
+    return r;
+}
+static col_quat qmul(col_quat a, col_quat b)
+{
+    col_quat r;
+    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+    return r;
+}
+static col_xform xform(col_vec3 p, col_quat q)
+{
+    col_transform t;
+    t.p = p;
+    t.q = q;
+    return col_xform_from_transform(t);
+}
+
+/* ---- statistics ---- */
+
+typedef struct tally {
+    long n, hist[HIST];
+    long cycles, cert_failures, scans, band, other_fallbacks, penetrating, touching;
+} tally;
+
+static void tally_add(tally *t, const col_vc_result *r)
+{
+    t->n++;
+    t->hist[r->steps < HIST ? r->steps : HIST - 1]++;
+    t->cycles += r->cycles;
+    t->cert_failures += r->cert_failures;
+    t->scans += r->scans;
+    if (r->fallbacks) {
+        if (r->band) t->band++;
+        else t->other_fallbacks++;
+    }
+    t->penetrating += r->outcome == COL_VC_PENETRATING;
+    t->touching += r->outcome == COL_VC_TOUCHING;
+}
+
+/* The q-quantile of the step counts (q in [0, 1]). */
+static int tally_quantile(const tally *t, double q)
+{
+    long want = (long)ceil(q * (double)t->n), acc = 0;
+    if (want < 1) want = 1;
+    for (int k = 0; k < HIST; k++) {
+        acc += t->hist[k];
+        if (acc >= want) return k;
+    }
+    return HIST - 1;
+}
+
+static double tally_mean(const tally *t)
+{
+    double s = 0.0;
+    for (int k = 0; k < HIST; k++) s += (double)k * (double)t->hist[k];
+    return t->n ? s / (double)t->n : 0.0;
+}
+
+static void scratch_fit(col_np_scratch *s, size_t need)
+{
+    if (need <= s->size) return;
+    free(s->mem);
+    s->mem = malloc(need);
+    s->size = need;
+}
+
+/* ---- scene replay ---- */
+
+typedef struct pair_entry {
+    uint64_t key; /* (a << 32 | b) + 1; 0 = empty */
+    col_vc_cache cache;
+} pair_entry;
+
+typedef struct pair_map {
+    pair_entry *e;
+    size_t cap;
+} pair_map;
+
+static pair_entry *map_find(pair_map *m, uint64_t key, int insert)
+{
+    size_t i = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 17) & (m->cap - 1);
+    for (;;) {
+        if (m->e[i].key == key) return &m->e[i];
+        if (m->e[i].key == 0) {
+            if (!insert) return NULL;
+            m->e[i].key = key;
+            return &m->e[i];
+        }
+        i = (i + 1) & (m->cap - 1);
+    }
+}
+
+typedef struct box_ix {
+    double lo[3], hi[3];
+    int body;
+} box_ix;
+
+static int box_cmp(const void *x, const void *y)
+{
+    const box_ix *a = x, *b = y;
+    if (a->lo[0] != b->lo[0]) return a->lo[0] < b->lo[0] ? -1 : 1;
+    return a->body - b->body;
+}
+
+typedef struct item {
+    pair_entry *e;
+    int a, b, warm;
+} item;
+
+static int run_scene(const char *path, int frames)
+{
+    FILE *fp = fopen(path, "r");
+    if (fp == NULL) {
+        fprintf(stderr, "vclip-stats: cannot open %s\n", path);
+        return 1;
+    }
+    bench_scene sc;
+    char err[256];
+    if (!bench_scene_load(fp, path, &sc, err, sizeof err)) {
+        fprintf(stderr, "vclip-stats: %s\n", err);
+        fclose(fp);
+        return 1;
+    }
+    fclose(fp);
+    if (frames <= 0 || frames > sc.frames) frames = sc.frames;
+    col_hull *hull = calloc((size_t)sc.shape_count, sizeof *hull);
+    col_np_scratch scratch = {NULL, 0};
+    for (int i = 0; i < sc.shape_count; i++) {
+        if (col_hull_build(&g_alloc, sc.shapes[i].vertices, sc.shapes[i].vertex_count, &hull[i], err, sizeof err) !=
+            COL_OK) {
+            fprintf(stderr, "vclip-stats: shape %d: %s\n", i, err);
+            return 1;
+        }
+        scratch_fit(&scratch, col_vclip_scratch_bytes(&hull[i], &hull[i]));
+        scratch_fit(&scratch, col_np_reference.scratch_bytes(&hull[i], &hull[i]));
+    }
+    int nb = sc.body_count;
+    col_xform *xf = malloc(sizeof *xf * (size_t)nb);
+    box_ix *bx = malloc(sizeof *bx * (size_t)nb);
+    pair_map maps[2];
+    for (int k = 0; k < 2; k++) {
+        maps[k].cap = (size_t)1 << 20;
+        maps[k].e = calloc(maps[k].cap, sizeof(pair_entry));
+    }
+    long list_cap = 1 << 19;
+    item *list = malloc(sizeof *list * (size_t)list_cap);
+    col_vc_cache *copies = malloc(sizeof *copies * (size_t)list_cap);
+    int cur = 0;
+    tally warm, cold;
+    memset(&warm, 0, sizeof warm);
+    memset(&cold, 0, sizeof cold);
+    double warm_ns = 0.0, cold_ns = 0.0, ref_ns = 0.0, all_ns = 0.0;
+    long nwarm_timed = 0, ntimed = 0, nref = 0;
+    for (int f = 0; f < frames; f++) {
+        for (int b = 0; b < nb; b++) {
+            xf[b] = col_xform_from_transform(bench_scene_pose(&sc, b, f));
+            const col_hull *h = &hull[sc.bodies[b].shape];
+            col_vec3 c = col_scale(col_add(h->aabb_min, h->aabb_max), 0.5);
+            col_vec3 e = col_scale(col_sub(h->aabb_max, h->aabb_min), 0.5);
+            col_vec3 wc = col_xform_point(&xf[b], c);
+            const double *m = xf[b].R.m;
+            double w[3] = {wc.x, wc.y, wc.z};
+            for (int r = 0; r < 3; r++) {
+                double ex = (fabs(m[3 * r]) * e.x + fabs(m[3 * r + 1]) * e.y + fabs(m[3 * r + 2]) * e.z) * (1 + 1e-12) +
+                            1e-12 * col_max_abs(wc);
+                bx[b].lo[r] = w[r] - ex;
+                bx[b].hi[r] = w[r] + ex;
+            }
+            bx[b].body = b;
+        }
+        qsort(bx, (size_t)nb, sizeof *bx, box_cmp);
+        pair_map *old = &maps[cur], *nw = &maps[1 - cur];
+        memset(nw->e, 0, nw->cap * sizeof(pair_entry));
+        long np = 0;
+        for (int i = 0; i < nb; i++)
+            for (int j = i + 1; j < nb && bx[j].lo[0] <= bx[i].hi[0]; j++) {
+                if (bx[j].lo[1] > bx[i].hi[1] || bx[i].lo[1] > bx[j].hi[1] || bx[j].lo[2] > bx[i].hi[2] ||
+                    bx[i].lo[2] > bx[j].hi[2])
+                    continue;
+                if (np >= list_cap || (size_t)(np + 1) * 2 > nw->cap) continue; /* never at our sizes */
+                int a = bx[i].body < bx[j].body ? bx[i].body : bx[j].body;
+                int b = bx[i].body < bx[j].body ? bx[j].body : bx[i].body;
+                uint64_t key = ((uint64_t)a << 32 | (uint64_t)b) + 1;
+                pair_entry *pe = map_find(nw, key, 1), *po = map_find(old, key, 0);
+                if (po != NULL)
+                    pe->cache = po->cache;
+                else
+                    memset(&pe->cache, 0, sizeof pe->cache);
+                list[np].e = pe;
+                list[np].a = a;
+                list[np].b = b;
+                list[np].warm = po != NULL;
+                np++;
+            }
+        /* Timed batches first (no clock per query): warm pairs on copies of their
+         * caches, the same pairs cold, and the reference on all pairs. Then the counted
+         * run on the real caches. */
+        long nw_ = 0;
+        for (long k = 0; k < np; k++)
+            if (list[k].warm) copies[nw_++] = list[k].e->cache;
+        col_vc_result r;
+        double t0 = now_ns();
+        nw_ = 0;
+        for (long k = 0; k < np; k++) {
+            if (!list[k].warm) continue;
+            col_vclip_query(&copies[nw_++], &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+                            &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
+        }
+        double t1 = now_ns();
+        for (long k = 0; k < np; k++) {
+            if (!list[k].warm) continue;
+            col_vc_cache fresh;
+            memset(&fresh, 0, sizeof fresh);
+            col_vclip_query(&fresh, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+                            &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
+        }
+        double t2 = now_ns();
+        for (long k = 0; k < np; k++) {
+            col_np_result rr;
+            col_np_reference.query(NULL, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+                                   &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], &scratch, &rr);
+        }
+        double t3 = now_ns();
+        for (long k = 0; k < np; k++) {
+            col_vclip_query(&list[k].e->cache, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+                            &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
+            tally_add(list[k].warm ? &warm : &cold, &r);
+        }
+        double t4 = now_ns();
+        warm_ns += t1 - t0;
+        cold_ns += t2 - t1;
+        ref_ns += t3 - t2;
+        all_ns += t4 - t3;
+        nwarm_timed += nw_;
+        nref += np;
+        ntimed += np;
+        cur = 1 - cur;
+    }
+    const char *name = strrchr(path, '/');
+    name = name ? name + 1 : path;
+    long n = warm.n + cold.n;
+    printf("| %s | %d | %ld | %.1f %% | %d / %d / %d | %d / %d / %d | %ld | %ld | %ld | %ld / %ld | %.0f | %.0f | %.0f | %.0f |\n",
+           name, frames, n, n ? 100.0 * (double)(warm.penetrating + warm.touching + cold.penetrating + cold.touching) / (double)n : 0.0,
+           tally_quantile(&warm, 0.5), tally_quantile(&warm, 0.99), tally_quantile(&warm, 1.0), tally_quantile(&cold, 0.5),
+           tally_quantile(&cold, 0.99), tally_quantile(&cold, 1.0), warm.cycles + cold.cycles,
+           warm.cert_failures + cold.cert_failures, warm.scans + cold.scans, warm.band + cold.band,
+           warm.other_fallbacks + cold.other_fallbacks, nwarm_timed ? warm_ns / (double)nwarm_timed : 0.0,
+           nwarm_timed ? cold_ns / (double)nwarm_timed : 0.0, ntimed ? all_ns / (double)ntimed : 0.0,
+           nref ? ref_ns / (double)nref : 0.0);
+    fprintf(stderr, "%s: %ld queries (%ld warm, %ld cold), mean steps warm %.2f cold %.2f\n", name, n, warm.n, cold.n,
+            tally_mean(&warm), tally_mean(&cold));
+    for (int i = 0; i < sc.shape_count; i++) col_hull_free(&g_alloc, &hull[i]);
+    free(hull);
+    free(xf);
+    free(bx);
+    for (int k = 0; k < 2; k++) free(maps[k].e);
+    free(list);
+    free(copies);
+    free(scratch.mem);
+    bench_scene_free(&sc);
+    return 0;
+}
+
+/* ---- coherent flights, incoherent jumps, cold queries (distance mode) ---- */
+
+static int make_shape(col_hull *h, int n)
+{
+    col_vec3 *p = malloc(sizeof *p * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        col_vec3 u = rdir();
+        p[i] = col_v3(u.x, 0.6 * u.y, 0.4 * u.z);
+    }
+    char err[256];
+    col_status st = col_hull_build(&g_alloc, p, n, h, err, sizeof err);
+    free(p);
+    if (st != COL_OK) fprintf(stderr, "vclip-stats: hull: %s\n", err);
+    return st == COL_OK;
+}
+
+static void run_coherence(uint64_t seed, long pairs)
+{
+    const int sizes[3] = {10, 100, 1000};
+    g_rng = seed;
+    for (int si = 0; si < 3; si++) {
+        col_hull h;
+        if (!make_shape(&h, sizes[si])) return;
+        col_np_scratch scratch = {NULL, 0};
+        scratch_fit(&scratch, col_vclip_scratch_bytes(&h, &h));
+        tally t[3];
+        memset(t, 0, sizeof t);
+        double ns[3] = {0, 0, 0};
+        long cnt[3] = {0, 0, 0};
+        for (long s = 0; s < pairs; s++) {
+            /* a flight of 100 steps: b passes a at 2.2 .. 2.6 radii, spinning */
+            col_xform xa = xform(col_v3(0, 0, 0), rquat());
+            col_vec3 dir = rdir(), side = col_cross(dir, rdir());
+            side = col_scale(side, (2.2 + 0.4 * urand()) / col_len(side));
+            col_quat qb = rquat();
+            col_vec3 w = col_scale(rdir(), 0.02);
+            double ang = col_len(w), sn = sin(0.5 * ang) / ang;
+            col_quat dq = {w.x * sn, w.y * sn, w.z * sn, cos(0.5 * ang)};
+            col_vc_cache cache;
+            memset(&cache, 0, sizeof cache);
+            for (int k = 0; k < 100; k++) {
+                col_vec3 p = col_add(side, col_scale(dir, 0.02 * (k - 50)));
+                qb = qmul(dq, qb);
+                col_xform xb = xform(p, qb);
+                col_vc_result r;
+                double t0 = now_ns();
+                col_vclip_query(&cache, &h, &xa, &h, &xb, COL_VC_WANT_DISTANCE, &scratch, &r);
+                double t1 = now_ns();
+                if (k > 0) { /* the first query of a flight is cold */
+                    tally_add(&t[0], &r);
+                    ns[0] += t1 - t0;
+                    cnt[0]++;
+                }
+                /* an incoherent jump with the same (warm) cache, and a cold query */
+                col_vc_cache jump = cache;
+                col_xform xj = xform(col_scale(rdir(), 2.2 + 0.4 * urand()), rquat());
+                t0 = now_ns();
+                col_vclip_query(&jump, &h, &xa, &h, &xj, COL_VC_WANT_DISTANCE, &scratch, &r);
+                t1 = now_ns();
+                tally_add(&t[1], &r);
+                ns[1] += t1 - t0;
+                cnt[1]++;
+                t0 = now_ns();
+                col_vclip_query(NULL, &h, &xa, &h, &xj, COL_VC_WANT_DISTANCE, &scratch, &r);
+                t1 = now_ns();
+                tally_add(&t[2], &r);
+                ns[2] += t1 - t0;
+                cnt[2]++;
+            }
+        }
+        const char *kind[3] = {"coherent (warm)", "incoherent jump (warm)", "cold"};
+        for (int k = 0; k < 3; k++)
+            printf("| %d | %s | %ld | %d / %d / %d | %.2f | %ld | %ld | %ld | %ld | %.0f |\n", h.vertex_count, kind[k], t[k].n,
+                   tally_quantile(&t[k], 0.5), tally_quantile(&t[k], 0.99), tally_quantile(&t[k], 1.0), tally_mean(&t[k]),
+                   t[k].cycles, t[k].cert_failures, t[k].scans, t[k].band + t[k].other_fallbacks,
+                   cnt[k] ? ns[k] / (double)cnt[k] : 0.0);
+        col_hull_free(&g_alloc, &h);
+        free(scratch.mem);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    col_alloc_init(&g_alloc, NULL);
+    if (argc >= 3 && strcmp(argv[1], "scene") == 0) {
+        int frames = 0;
+        for (int i = 3; i + 1 < argc; i += 2)
+            if (strcmp(argv[i], "--frames") == 0) frames = atoi(argv[i + 1]);
+        return run_scene(argv[2], frames);
+    }
+    if (argc >= 2 && strcmp(argv[1], "coherence") == 0) {
+        uint64_t seed = 1;
+        long pairs = 200;
+        for (int i = 2; i + 1 < argc; i += 2) {
+            if (strcmp(argv[i], "--seed") == 0) seed = strtoull(argv[i + 1], NULL, 0);
+            if (strcmp(argv[i], "--pairs") == 0) pairs = atol(argv[i + 1]);
+        }
+        run_coherence(seed, pairs);
+        return 0;
+    }
+    fprintf(stderr, "usage: vclip-stats scene FILE [--frames N] | coherence [--seed S] [--pairs N]\n");
+    return 2;
+}

@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+/* Inter-frame contacts: col_query_interframe and the world option report_interframe
+ * (interframe.h). The geometry is narrowphase/lpip_sweep.c's: B's motion relative to A
+ * swept in A's frame, exact for pure translation, inflated by a proven bound for
+ * rotation (docs/lpip.md, "Inter-frame collision"). The world knows two poses per
+ * body, so the motion between them is taken to be a straight translation at constant
+ * velocity plus a rotation about a fixed axis at a constant rate through the smaller
+ * angle; anything else (a bounce inside the frame) is outside what it can see. */
+#include "lib/interframe.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "broadphase/sap.h"
+#include "lib/parallel.h"
+#include "lib/world.h"
+#include "narrowphase/lpip.h"
+
+/* Smallest block of candidate pairs a worker claims (a swept test costs microseconds). */
+#define IF_MIN_RANGE 16
+
+typedef struct if_box {
+    double lo[3], hi[3];
+    uint32_t slot;
+} if_box;
+
+typedef struct if_cand {
+    uint32_t a, b; /* body slots, a < b */
+} if_cand;
+
+struct col_interframe_state {
+    uint64_t frame;      /* the update prepared (its number once committed) */
+    int prepared;
+    if_box *boxes;
+    int box_cap;
+    if_cand *cand;
+    int cand_cap, cand_count;
+    uint8_t *hit;        /* per candidate: the finishing step's answer */
+    int hit_cap;
+    col_pair *out[2];    /* out[cur]: the last finished list */
+    int out_cap[2], out_count[2], cur;
+    col_np_scratch *scratch; /* one per worker */
+    int scratch_count;
+    col_np_scratch query_scratch; /* col_query_interframe's */
+};
+
+typedef struct col_interframe_state col_interframe_state;
+
+static int if_reserve(col_world *w, void **p, int *cap, int need, size_t elem)
+{
+    return col_array_reserve(&w->alloc, p, cap, need, elem);
+}
+
+static int if_reserve_scratch(col_world *w, col_np_scratch *s, size_t need)
+{
+    if (s->size >= need) return 0;
+    void *m = col_alloc_bytes(&w->alloc, need);
+    if (m == NULL) return -1;
+    col_free_bytes(&w->alloc, s->mem, s->size);
+    s->mem = m;
+    s->size = need;
+    return 0;
+}
+
+static col_interframe_state *if_state(col_world *w)
+{
+    if (w->interframe == NULL) w->interframe = col_alloc_zeroed(&w->alloc, 1, sizeof(col_interframe_state));
+    return w->interframe;
+}
+
+void col_interframe_destroy(col_world *w)
+{
+    col_interframe_state *st = w->interframe;
+    if (st == NULL) return;
+    col_free_bytes(&w->alloc, st->boxes, (size_t)st->box_cap * sizeof(if_box));
+    col_free_bytes(&w->alloc, st->cand, (size_t)st->cand_cap * sizeof(if_cand));
+    col_free_bytes(&w->alloc, st->hit, (size_t)st->hit_cap);
+    for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, st->out[k], (size_t)st->out_cap[k] * sizeof(col_pair));
+    for (int k = 0; k < st->scratch_count; k++) col_free_bytes(&w->alloc, st->scratch[k].mem, st->scratch[k].size);
+    col_free_bytes(&w->alloc, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
+    col_free_bytes(&w->alloc, st->query_scratch.mem, st->query_scratch.size);
+    col_free_bytes(&w->alloc, st, sizeof *st);
+    w->interframe = NULL;
+}
+
+void col_interframe_events(const col_world *w, const col_pair **pairs, int *count)
+{
+    const col_interframe_state *st = w->interframe;
+    *pairs = NULL;
+    *count = 0;
+    if (st == NULL || !w->def.report_interframe) return;
+    *pairs = st->out[st->cur];
+    *count = st->out_count[st->cur];
+}
+
+/* The pose body slot s had at the update before update number frame, while or after
+ * that update is built. */
+static const col_xform *if_prev(const col_world *w, uint32_t s, uint64_t frame)
+{
+    const col_body_rec *b = &w->bodies[s];
+    return b->moved_frame == frame && frame != 0 ? &b->prev_xf : &b->xf;
+}
+
+static int if_box_cmp(const void *x, const void *y)
+{
+    const if_box *p = x, *q = y;
+    if (p->lo[0] != q->lo[0]) return p->lo[0] < q->lo[0] ? -1 : 1;
+    return p->slot < q->slot ? -1 : p->slot > q->slot ? 1 : 0;
+}
+
+static bool if_filter_ok(const col_body_rec *a, const col_body_rec *b)
+{
+    return (a->group & b->mask) != 0 && (b->group & a->mask) != 0;
+}
+
+col_status col_interframe_prepare(col_world *w)
+{
+    col_interframe_state *st = if_state(w);
+    if (st == NULL) return COL_ERR_OUT_OF_MEMORY;
+    st->prepared = 0;
+    uint64_t frame = w->frame + 1;
+    int high = w->body_ids.high_water;
+    void *p = st->boxes;
+    int r = if_reserve(w, &p, &st->box_cap, high, sizeof(if_box));
+    st->boxes = p;
+    if (r != 0) return COL_ERR_OUT_OF_MEMORY;
+
+    /* Swept boxes: both poses' boxes, joined, widened by the chord bulge of the body's
+     * own rotation (r theta^2 / 8, lpip_sweep.c): the box of the straight chord of every
+     * vertex contains its arc widened by that much. */
+    int nbox = 0;
+    for (int s = 0; s < high; s++) {
+        if (!w->body_ids.live[s]) continue;
+        const col_body_rec *b = &w->bodies[s];
+        const col_hull *h = &w->shapes[b->shape].hull;
+        const col_xform *x0 = if_prev(w, (uint32_t)s, frame), *x1 = &b->xf;
+        col_aabb b0, b1;
+        col_world_hull_aabb(h, x0, &b0);
+        col_world_hull_aabb(h, x1, &b1);
+        double th = col_lpip_angle_bound(&x0->R, &x1->R);
+        double grow = th > 0.0 ? 0.125 * h->radius * th * th * (1.0 + 1e-9) + 1e-12 * h->radius : 0.0;
+        if_box *o = &st->boxes[nbox++];
+        o->slot = (uint32_t)s;
+        o->lo[0] = fmin(b0.min.x, b1.min.x) - grow;
+        o->lo[1] = fmin(b0.min.y, b1.min.y) - grow;
+        o->lo[2] = fmin(b0.min.z, b1.min.z) - grow;
+        o->hi[0] = fmax(b0.max.x, b1.max.x) + grow;
+        o->hi[1] = fmax(b0.max.y, b1.max.y) + grow;
+        o->hi[2] = fmax(b0.max.z, b1.max.z) + grow;
+    }
+    if (nbox > 1) qsort(st->boxes, (size_t)nbox, sizeof(if_box), if_box_cmp);
+
+    /* Sort and sweep on x (touching boxes overlap, as in the broad phase). */
+    st->cand_count = 0;
+    size_t need = 0;
+    for (int i = 0; i < nbox; i++) {
+        const if_box *bi = &st->boxes[i];
+        const col_body_rec *A = &w->bodies[bi->slot];
+        for (int j = i + 1; j < nbox && st->boxes[j].lo[0] <= bi->hi[0]; j++) {
+            const if_box *bj = &st->boxes[j];
+            if (bj->lo[1] > bi->hi[1] || bi->lo[1] > bj->hi[1] || bj->lo[2] > bi->hi[2] || bi->lo[2] > bj->hi[2])
+                continue;
+            const col_body_rec *B = &w->bodies[bj->slot];
+            if ((A->is_static && B->is_static) || !if_filter_ok(A, B)) continue;
+            uint32_t sa = bi->slot < bj->slot ? bi->slot : bj->slot, sb = bi->slot ^ bj->slot ^ sa;
+            if (w->disabled_count > 0 && col_pair_filter_is_disabled(w, sa, sb)) continue;
+            if (st->cand_count == st->cand_cap) {
+                p = st->cand;
+                r = if_reserve(w, &p, &st->cand_cap, st->cand_count + 1, sizeof(if_cand));
+                st->cand = p;
+                if (r != 0) return COL_ERR_OUT_OF_MEMORY;
+            }
+            st->cand[st->cand_count].a = sa;
+            st->cand[st->cand_count].b = sb;
+            st->cand_count++;
+            size_t nbytes = col_lpip_sweep_scratch_bytes(&w->shapes[w->bodies[sa].shape].hull,
+                                                         &w->shapes[w->bodies[sb].shape].hull);
+            need = nbytes > need ? nbytes : need;
+        }
+    }
+
+    /* Everything the finishing step writes. */
+    int next = 1 - st->cur;
+    p = st->hit;
+    r = if_reserve(w, &p, &st->hit_cap, st->cand_count, 1);
+    st->hit = p;
+    if (r != 0) return COL_ERR_OUT_OF_MEMORY;
+    p = st->out[next];
+    r = if_reserve(w, &p, &st->out_cap[next], st->cand_count, sizeof(col_pair));
+    st->out[next] = p;
+    if (r != 0) return COL_ERR_OUT_OF_MEMORY;
+    if (st->scratch_count < w->worker_count) {
+        col_np_scratch *s = col_alloc_zeroed(&w->alloc, (size_t)w->worker_count, sizeof(col_np_scratch));
+        if (s == NULL) return COL_ERR_OUT_OF_MEMORY;
+        if (st->scratch_count > 0) memcpy(s, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
+        col_free_bytes(&w->alloc, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
+        st->scratch = s;
+        st->scratch_count = w->worker_count;
+    }
+    if (need > 0)
+        for (int k = 0; k < w->worker_count; k++)
+            if (if_reserve_scratch(w, &st->scratch[k], need) != 0) return COL_ERR_OUT_OF_MEMORY;
+    st->frame = frame;
+    st->prepared = 1;
+    return COL_OK;
+}
+
+/* Is (a, b) in a sorted pair list? With gen, the generations must match too (the list
+ * of the previous update may name removed bodies). */
+static bool if_in_list(const col_pair *list, int n, col_body_id a, col_body_id b, bool gen)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        const col_pair *q = &list[mid];
+        int c = q->a.index1 != a.index1 ? (q->a.index1 < a.index1 ? -1 : 1)
+                : q->b.index1 != b.index1 ? (q->b.index1 < b.index1 ? -1 : 1)
+                                          : 0;
+        if (c == 0)
+            return !gen || (q->a.generation == a.generation && q->b.generation == b.generation);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return false;
+}
+
+typedef struct if_ctx {
+    const col_world *w;
+    col_interframe_state *st;
+} if_ctx;
+
+/* Candidates [begin, end): each writes only its own hit byte; the worker owns its
+ * scratch. */
+static void if_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+{
+    const if_ctx *c = ctx;
+    const col_world *w = c->w;
+    col_interframe_state *st = c->st;
+    const col_pair *now = w->pairs[w->cur], *before = w->pairs[1 - w->cur];
+    int nnow = w->pair_count[w->cur], nbefore = w->pair_count[1 - w->cur];
+    for (int i = begin; i < end; i++) {
+        uint32_t sa = st->cand[i].a, sb = st->cand[i].b;
+        col_body_id ia = col_world_body_id(w, sa), ib = col_world_body_id(w, sb);
+        uint8_t hit = 1;
+        if (!if_in_list(now, nnow, ia, ib, false) && !if_in_list(before, nbefore, ia, ib, true)) {
+            const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
+            col_lpip_sweep_result res;
+            col_lpip_sweep(&w->shapes[A->shape].hull, if_prev(w, sa, st->frame), &A->xf, &w->shapes[B->shape].hull,
+                           if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker->index], &res);
+            hit = res.may_touch ? 1 : 0;
+        }
+        st->hit[i] = hit;
+    }
+}
+
+static int if_pair_cmp(const void *x, const void *y)
+{
+    const col_pair *p = x, *q = y;
+    if (p->a.index1 != q->a.index1) return p->a.index1 < q->a.index1 ? -1 : 1;
+    if (p->b.index1 != q->b.index1) return p->b.index1 < q->b.index1 ? -1 : 1;
+    return 0;
+}
+
+void col_interframe_finish(col_world *w)
+{
+    col_interframe_state *st = w->interframe;
+    if (st == NULL || !st->prepared) return;
+    if_ctx c = {w, st};
+    col_parallel_for(w, if_range, st->cand_count, IF_MIN_RANGE, &c);
+    int next = 1 - st->cur, n = 0;
+    col_pair *out = st->out[next];
+    for (int i = 0; i < st->cand_count; i++) {
+        if (!st->hit[i]) continue;
+        out[n].a = col_world_body_id(w, st->cand[i].a);
+        out[n].b = col_world_body_id(w, st->cand[i].b);
+        n++;
+    }
+    /* Indices are unique within the list: the order is total. */
+    if (n > 1) qsort(out, (size_t)n, sizeof *out, if_pair_cmp);
+    st->out_count[next] = n;
+    st->cur = next;
+    st->prepared = 0;
+}
+
+col_status col_query_interframe(const col_world *world, col_body_id a, col_body_id b, col_interframe_result *out)
+{
+    if (world == NULL || out == NULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_query_interframe: NULL argument");
+    col_status s = col_world_check_body(world, a, "col_query_interframe");
+    if (s == COL_OK) s = col_world_check_body(world, b, "col_query_interframe");
+    if (s != COL_OK) return s;
+    if (a.index1 == b.index1)
+        return col_world_fail(world, COL_ERR_SAME_BODY, "col_query_interframe: a pair needs two different bodies");
+    /* The state and its scratch are not world state (like the narrow-phase scratch of
+     * col_query_overlap): this call must not run concurrently with others on the world. */
+    col_world *w = (col_world *)world;
+    uint32_t sa = a.index1 - 1, sb = b.index1 - 1;
+    const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
+    const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
+    col_interframe_state *st = if_state(w);
+    if (st == NULL || if_reserve_scratch(w, &st->query_scratch, col_lpip_sweep_scratch_bytes(ha, hb)) != 0)
+        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_query_interframe: out of memory");
+    col_lpip_sweep_result res;
+    col_lpip_sweep(ha, col_world_body_prev_xf(w, sa), &A->xf, hb, col_world_body_prev_xf(w, sb), &B->xf, true,
+                   &st->query_scratch, &res);
+    out->may_have_touched = res.may_touch;
+    out->exact = res.exact;
+    out->inflation = res.inflation;
+    return COL_OK;
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/* Parallel steps of a world (STYLE.md items 9 and 10): col_parallel_for runs a function
+ * over [0, count) on the world's workers, either its own pool (lib/core/thread_pool.c)
+ * or the app's task system (Box2D v3's enqueue/finish contract, types.h), and returns
+ * when every item is done.
+ *
+ * The important parts:
+ *   - items are claimed in blocks with an atomic counter; who takes which block depends
+ *     on timing, so a step's function must write only to per-item slots or to its own
+ *     col_worker_ctx, and the caller merges in item order afterwards: then nothing the
+ *     world keeps depends on the worker count (results are compared for 1..8 workers in
+ *     tests/test_threads.c);
+ *   - worker_index is stable for a step, so worker contexts need no lock;
+ *   - one worker, or a count up to min_range, runs the same function on the calling
+ *     thread with no task at all: the serial path is the parallel path with one worker.
+ * Limits: COL_MAX_WORKERS workers. */
+#ifndef COLIBRI_LIB_PARALLEL_H
+#define COLIBRI_LIB_PARALLEL_H
+
+#include "lib/core/thread_pool.h"
+#include "narrowphase/backend.h"
+
+struct col_world;
+
+/* What one worker owns: nothing in it is shared, so the hot loop takes no lock. */
+typedef struct col_worker_ctx {
+    int index;                 /* this worker's index, stable for the world's life */
+    col_np_scratch scratch;    /* narrow-phase scratch, sized for any pair of shapes */
+    int narrow_calls;          /* narrow-phase queries of the current step */
+    col_range_job *job;        /* the job a task of the app's task system runs */
+} col_worker_ctx;
+
+/* Work on items [begin, end) as worker (its context is exclusively this call's). */
+typedef void col_parallel_fn(int begin, int end, col_worker_ctx *worker, void *ctx);
+
+/* Runs fn over [0, count) in blocks of at least min_range items on every worker of the
+ * world and returns when all are done. Cannot fail: nothing is allocated. Not reentrant. */
+void col_parallel_for(struct col_world *world, col_parallel_fn *fn, int count, int min_range, void *ctx);
+
+/* A col_sap_run_fn (broadphase/sap.h) for the world's broad phase: its items on the
+ * world's workers. */
+void col_parallel_run_sap_items(void *world, void (*fn)(int begin, int end, void *arg), void *arg, int count);
+
+/* Sets up the world's workers from its def: resolves worker_count, allocates the
+ * contexts and starts the pool (world.c calls it at creation). OUT_OF_MEMORY when
+ * memory or a thread could not be had; everything made is then released by
+ * col_parallel_destroy. */
+col_status col_parallel_init(struct col_world *world);
+/* Joins the pool and frees the contexts and their scratch. */
+void col_parallel_destroy(struct col_world *world);
+
+#endif

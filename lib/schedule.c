@@ -1,0 +1,71 @@
+/* SPDX-License-Identifier: MIT */
+/* Motion bounds and sleep lengths for the time-to-collision schedule (schedule.h; Lin's
+ * survey section 7.1, I-COLLIDE, Mirtich's Impulse). Every quantity here is rounded so
+ * that it can only err on the safe side: motion bounds up, sleep lengths down. The only
+ * libm call is sqrt, which IEEE 754 rounds correctly (STYLE.md item 10). */
+#include "lib/schedule.h"
+
+#include <math.h>
+
+/* Relative inflation covering the rounding of the few operations of each formula (each
+ * costs at most a few units of 2^-53; 1e-12 is thousands of times more). */
+#define COL_SCHED_REL 1e-12
+
+double col_motion_bound(const col_xform *a, const col_xform *b, double radius)
+{
+    double dx = b->p.x - a->p.x, dy = b->p.y - a->p.y, dz = b->p.z - a->p.z;
+    double f2 = 0.0;
+    for (int k = 0; k < 9; k++) {
+        double d = b->R.m[k] - a->R.m[k];
+        f2 += d * d;
+    }
+    double p2 = dx * dx + dy * dy + dz * dz;
+    /* Identical poses give identical world vertices: the body did not move at all. */
+    if (p2 == 0.0 && f2 == 0.0) return 0.0;
+    /* Rotation: for exact rotations S, S' = S Q, S' - S = S (Q - I) has singular values
+     * 2 sin(theta/2) (twice) and 0, so ||S' - S||_2 = ||S' - S||_F / sqrt 2: the chord of
+     * a unit vector, exactly. The matrices here are within eps of rotations (quaternions
+     * are unit to 8 ulps, world.c; rounding of the SCENE.md formula), eps < 2e-14 in the
+     * Frobenius norm, which moves the 2-norm by at most 4 eps: the 1e-13 term. */
+    double stretch = sqrt(f2) * 0.70710678118654757 + 1e-13;
+    /* Rounding of R v + p at both poses: each world coordinate is off by a few ulps of
+     * |R v| + |p| <= radius + |p|_inf; 1e-13 per unit covers both poses many times over. */
+    double pmax = col_max_abs(a->p) + col_max_abs(b->p);
+    double mu = sqrt(p2) + radius * (1.0 + COL_SCHED_REL) * stretch + 1e-13 * (2.0 * radius + pmax);
+    return mu * (1.0 + COL_SCHED_REL);
+}
+
+double col_motion_rearm(double bound_prev, double mu, bool *tripped)
+{
+    /* The bound grows only here, when the body moved more than it promised; the world
+     * then re-tests every sleeping pair of the body in this frame, so no pair sleeps on a
+     * bound smaller than the one in force. (Written so that a NaN mu trips.) */
+    if (!(mu <= bound_prev)) {
+        *tripped = true;
+        return mu * COL_MOTION_TRIP_GROWTH;
+    }
+    *tripped = false;
+    double low = mu * COL_MOTION_HEADROOM, decayed = bound_prev * COL_MOTION_DECAY;
+    double m = low > decayed ? low : decayed;
+    return m < bound_prev ? m : bound_prev;
+}
+
+double col_sleep_margin(double ra, double rb, col_vec3 pa, col_vec3 pb)
+{
+    return 1e-9 + 1e-8 * (ra + rb) + 1e-12 * (col_max_abs(pa) + col_max_abs(pb));
+}
+
+uint32_t col_sleep_frames(double gap, double margin, double ma, double mb)
+{
+    /* The gap is along an axis of length 1 +- a few ulps: after motions Ma, Mb the gap
+     * along it is at least gap - |axis| (Ma + Mb); the relative factor on the motions
+     * covers |axis| and the rounding of the sum and of the quotient. */
+    double budget = gap - margin;
+    if (!(budget > 0.0)) return 0;
+    double speed = (ma + mb) * (1.0 + COL_SCHED_REL);
+    if (!(speed >= 0.0)) return 0;
+    if (speed == 0.0) return COL_SLEEP_MAX_FRAMES; /* neither body moves: until one trips */
+    double q = budget / speed;
+    if (!(q < (double)COL_SLEEP_MAX_FRAMES)) return q >= (double)COL_SLEEP_MAX_FRAMES ? COL_SLEEP_MAX_FRAMES : 0;
+    return (uint32_t)q; /* truncation of a non-negative quotient: its floor */
+}

@@ -1,0 +1,680 @@
+/* SPDX-License-Identifier: MIT */
+/* The time-to-collision schedule (lib/schedule.c, broadphase/toc_heap.c, lib/frame.c;
+ * Lin's survey section 7.1, I-COLLIDE, Mirtich's Impulse).
+ * - Motion bounds: col_motion_bound is never below the true largest vertex displacement
+ *   (checked on random poses against the hull's actual world vertices), is exact zero for
+ *   identical poses and close to the chord for pure rotations; col_sleep_frames keeps
+ *   K (ma + mb) <= gap - margin; col_motion_rearm grows only on a trip.
+ * - The randomized world test: one scene driven twice, with COL_SCHEDULE_EVERY and with
+ *   COL_SCHEDULE_TTC, for every backend; bodies that move smoothly, teleport, stop (with
+ *   and without setting the same pose again), speed up and slow down, spin fast, static
+ *   bodies (some teleported), filters, pairs disabled and enabled again, bodies added and
+ *   removed mid-run. Oracle: the EVERY world. Per frame the pair list, began and ended
+ *   must be identical, and ttc must really have skipped narrow-phase calls. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colibri/colibri.h"
+#include "lib/core/vec.h"
+#include "lib/schedule.h"
+
+#ifndef M_PI
+#define M_PI 3.14159265358979323846
+#endif
+
+/* ---- deterministic random numbers (splitmix64) ---- */
+
+static uint64_t rng_state;
+static uint64_t rng_next(void)
+{
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+static double urange(double a, double b) { return a + (b - a) * urand(); }
+static int irand(int n) { return (int)(rng_next() % (uint64_t)n); }
+static bool chance(double p) { return urand() < p; }
+
+static col_quat quat_normalize(col_quat q)
+{
+    double n = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
+    col_quat r = {q.x / n, q.y / n, q.z / n, q.w / n};
+    return r;
+}
+
+static col_quat random_quat(void)
+{
+    double u1 = urand(), u2 = 2 * M_PI * urand(), u3 = 2 * M_PI * urand();
+    double a = sqrt(1 - u1), b = sqrt(u1);
+    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
+    return q;
+}
+
+/* Hamilton product a * b. */
+static col_quat quat_mul(col_quat a, col_quat b)
+{
+    col_quat r;
+    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+    return r;
+}
+
+/* Rotation by the vector w (axis times angle in radians). */
+static col_quat quat_from_rotvec(col_vec3 w)
+{
+    double a = sqrt(w.x * w.x + w.y * w.y + w.z * w.z);
+    col_quat q = {0, 0, 0, 1};
+    if (a == 0) return q;
+    double s = sin(0.5 * a) / a;
+    q.x = w.x * s;
+    q.y = w.y * s;
+    q.z = w.z * s;
+    q.w = cos(0.5 * a);
+    return q;
+}
+
+static col_vec3 random_dir(void)
+{
+    for (;;) { /* rejection sampling: accepts with probability pi/6 per draw */
+        double x = urange(-1, 1), y = urange(-1, 1), z = urange(-1, 1), r2 = x * x + y * y + z * z;
+        if (r2 > 1e-6 && r2 <= 1) {
+            double r = sqrt(r2);
+            return col_v3(x / r, y / r, z / r);
+        }
+    }
+}
+
+/* ---- motion-bound unit tests ---- */
+
+static void random_points(col_vec3 *p, int n, double scale)
+{
+    for (int i = 0; i < n; i++) p[i] = col_scale(random_dir(), scale * urange(0.2, 1.0));
+}
+
+static void test_motion_bound_is_an_upper_bound(void **state)
+{
+    (void)state;
+    rng_state = 0x5c4edULL;
+    print_message("test_motion_bound_is_an_upper_bound: seed 0x5c4ed\n");
+    col_vec3 v[40];
+    int tight = 0, trials = 20000;
+    for (int t = 0; t < trials; t++) {
+        double scale = pow(10.0, urange(-3, 3));
+        random_points(v, 40, scale);
+        double radius = 0;
+        for (int i = 0; i < 40; i++) radius = fmax(radius, col_len(v[i]));
+        double far = pow(10.0, urange(-2, 6));
+        col_transform ta = {col_scale(random_dir(), far * urand()), random_quat()};
+        col_transform tb = ta;
+        int kind = irand(4);
+        double step = scale * pow(10.0, urange(-6, 1));
+        if (kind != 1) tb.p = col_add(ta.p, col_scale(random_dir(), step * urand()));
+        if (kind != 0) tb.q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), urange(0, kind == 3 ? M_PI : 0.3))), ta.q));
+        col_xform xa = col_xform_from_transform(ta), xb = col_xform_from_transform(tb);
+        double mu = col_motion_bound(&xa, &xb, radius);
+        double worst = 0;
+        for (int i = 0; i < 40; i++) {
+            col_vec3 a = col_xform_point(&xa, v[i]), b = col_xform_point(&xb, v[i]);
+            /* the displacement of the rounded world vertices, in long double */
+            long double dx = (long double)b.x - a.x, dy = (long double)b.y - a.y, dz = (long double)b.z - a.z;
+            double d = (double)sqrtl(dx * dx + dy * dy + dz * dz);
+            worst = fmax(worst, d);
+        }
+        assert_true(mu >= worst);
+        /* and not wildly above it: the chord bound is exact up to the vertex layout */
+        if (worst > 1e-9 * (scale + far) && mu < 1.5 * worst + 1e-9 * (scale + far)) tight++;
+    }
+    assert_true(tight > trials / 2);
+    /* identical poses: exactly zero */
+    col_transform t0 = {col_v3(1, 2, 3), random_quat()};
+    col_xform x0 = col_xform_from_transform(t0);
+    assert_true(col_motion_bound(&x0, &x0, 5.0) == 0.0);
+    /* pure rotation by theta about the origin: about 2 r sin(theta / 2) */
+    col_transform t1 = {col_v3(0, 0, 0), quat_from_rotvec(col_v3(0, 0, 0.2))};
+    col_transform t2 = {col_v3(0, 0, 0), quat_from_rotvec(col_v3(0, 0, 0.3))};
+    col_xform x1 = col_xform_from_transform(t1), x2 = col_xform_from_transform(t2);
+    double chord = 2 * 2.0 * sin(0.05);
+    double mu = col_motion_bound(&x1, &x2, 2.0);
+    assert_true(mu >= chord && mu < chord * (1 + 1e-9));
+}
+
+static void test_sleep_frames(void **state)
+{
+    (void)state;
+    assert_int_equal(col_sleep_frames(1.0, 0.0, 0.2, 0.2), 2);
+    assert_int_equal(col_sleep_frames(1.0, 0.0, 0.25, 0.25), 1); /* 2 exactly: rounded down */
+    assert_int_equal(col_sleep_frames(1.0, 0.0, 0.1, 0.0), 9); /* 10 exactly, rounded down */
+    assert_int_equal(col_sleep_frames(0.0, 0.0, 0.1, 0.1), 0);
+    assert_int_equal(col_sleep_frames(1e-9, 1e-9, 0.1, 0.1), 0);
+    assert_int_equal(col_sleep_frames(-1.0, 0.0, 0.1, 0.1), 0);
+    assert_int_equal(col_sleep_frames(NAN, 0.0, 0.1, 0.1), 0);
+    assert_int_equal(col_sleep_frames(1.0, 0.0, INFINITY, 0.1), 0);
+    assert_int_equal(col_sleep_frames(1.0, 0.0, 0.0, 0.0), COL_SLEEP_MAX_FRAMES);
+    assert_int_equal(col_sleep_frames(1e300, 0.0, 1e-300, 0.0), COL_SLEEP_MAX_FRAMES);
+    rng_state = 0x51ee9ULL;
+    for (int t = 0; t < 100000; t++) {
+        double gap = pow(10.0, urange(-12, 3)), margin = gap * urange(0, 1.2);
+        double ma = chance(0.1) ? 0.0 : pow(10.0, urange(-6, 2)), mb = chance(0.1) ? 0.0 : pow(10.0, urange(-6, 2));
+        uint32_t k = col_sleep_frames(gap, margin, ma, mb);
+        long double used = (long double)k * ((long double)ma + mb);
+        assert_true(k == 0 || used <= (long double)gap - margin);
+        /* one frame more would not fit (or the cap was hit) */
+        if (k < COL_SLEEP_MAX_FRAMES && ma + mb > 0)
+            assert_true((long double)(k + 2) * ((long double)ma + mb) > (long double)gap - margin);
+    }
+    /* the margin grows with sizes and coordinates */
+    assert_true(col_sleep_margin(1, 1, col_v3(0, 0, 0), col_v3(0, 0, 0)) >= 1e-9);
+    assert_true(col_sleep_margin(1, 1, col_v3(1e9, 0, 0), col_v3(0, 0, 0)) > 1e-3);
+}
+
+static void test_rearm(void **state)
+{
+    (void)state;
+    bool tripped = true;
+    double m = col_motion_rearm(0.0, 0.0, &tripped);
+    assert_false(tripped);
+    assert_true(m == 0.0);
+    m = col_motion_rearm(0.0, 1e-300, &tripped); /* any motion beyond a zero bound trips */
+    assert_true(tripped);
+    m = col_motion_rearm(1.0, 2.0, &tripped);
+    assert_true(tripped);
+    assert_true(m >= 2.0);
+    /* without a trip it never grows, and never drops below mu */
+    rng_state = 0xa7e3ULL;
+    double bound = 1.0;
+    for (int t = 0; t < 10000; t++) {
+        double mu = urange(0, 1.2) * bound;
+        double next = col_motion_rearm(bound, mu, &tripped);
+        assert_int_equal(tripped, mu > bound);
+        if (!tripped) assert_true(next <= bound);
+        assert_true(next >= mu);
+        bound = next;
+    }
+    m = col_motion_rearm(1.0, NAN, &tripped);
+    assert_true(tripped);
+}
+
+/* ---- the randomized world test ---- */
+
+/* MOVER: steady; TELEPORTER: jumps anywhere; HOPPER: short jumps in its neighbourhood (so
+ * its sleeping pairs stay in the broad phase); STOPPER: stops and starts; SPEEDER: speed
+ * times 4 or divided by 4; LUNGER: creeps, then lunges at its nearest neighbour; SPINNER:
+ * fast rotation; STATIC_STILL, STATIC_JUMPER: static bodies, the latter teleported. */
+enum behaviour { MOVER, TELEPORTER, HOPPER, STOPPER, SPEEDER, LUNGER, SPINNER, STATIC_STILL, STATIC_JUMPER, BEHAVIOURS };
+
+#define ROOM 12.0
+#define MAX_BODIES 160
+#define SHAPES 8
+
+typedef struct sim_body {
+    bool live;
+    int shape;
+    int behaviour;
+    bool stopped;
+    bool resend_when_stopped; /* a stopped body keeps getting the same pose set */
+    int lunge;                /* frames of lunge left */
+    col_vec3 p, v, w;         /* position, velocity and rotation vector per frame */
+    col_quat q;
+    uint32_t group, mask;
+    col_body_id id[2];
+} sim_body;
+
+typedef struct sim {
+    col_world *world[2]; /* 0: every, 1: ttc */
+    col_shape_id shape[2][SHAPES];
+    double shape_radius[SHAPES];
+    sim_body body[MAX_BODIES];
+    int live;
+} sim;
+
+static void make_shapes(sim *s)
+{
+    for (int k = 0; k < SHAPES; k++) {
+        col_vec3 p[32];
+        int n;
+        if (k % 3 == 0) { /* a box */
+            double hx = urange(0.2, 0.8), hy = urange(0.2, 0.8), hz = urange(0.2, 0.8);
+            n = 8;
+            for (int i = 0; i < 8; i++) p[i] = col_v3(i & 1 ? hx : -hx, i & 2 ? hy : -hy, i & 4 ? hz : -hz);
+        } else if (k % 3 == 1) { /* a blob */
+            n = 12 + irand(20);
+            random_points(p, n, urange(0.3, 0.9));
+        } else { /* a needle-like slab, off its origin */
+            n = 8;
+            double len = urange(1.0, 1.8), off = urange(0, 0.4);
+            for (int i = 0; i < 8; i++) p[i] = col_v3((i & 1 ? len : -len) * 0.5 + off, i & 2 ? 0.12 : -0.12, i & 4 ? 0.2 : -0.2);
+        }
+        double r = 0;
+        for (int i = 0; i < n; i++) r = fmax(r, col_len(p[i]));
+        s->shape_radius[k] = r;
+        for (int w = 0; w < 2; w++) assert_int_equal(col_shape_create_convex(s->world[w], p, n, &s->shape[w][k]), COL_OK);
+    }
+}
+
+static col_transform pose_of(const sim_body *b)
+{
+    col_transform t = {b->p, b->q};
+    return t;
+}
+
+static void spawn(sim *s, int slot)
+{
+    sim_body *b = &s->body[slot];
+    memset(b, 0, sizeof *b);
+    b->live = true;
+    b->shape = irand(SHAPES);
+    b->behaviour = irand(BEHAVIOURS);
+    b->p = col_v3(urange(1, ROOM - 1), urange(1, ROOM - 1), urange(1, ROOM - 1));
+    b->q = random_quat();
+    double speed = urange(0.001, 0.02);
+    b->v = col_scale(random_dir(), b->behaviour == LUNGER ? 0.003 : speed);
+    b->w = col_scale(random_dir(), b->behaviour == SPINNER ? urange(0.5, 1.5) : urange(0.0, 0.015));
+    b->resend_when_stopped = chance(0.5);
+    /* filters: most bodies see everything; some only their own group */
+    b->group = 1u << irand(3);
+    b->mask = chance(0.8) ? UINT32_MAX : b->group;
+    col_body_def def = col_default_body_def();
+    def.pose = pose_of(b);
+    def.is_static = b->behaviour == STATIC_STILL || b->behaviour == STATIC_JUMPER;
+    def.filter_group = b->group;
+    def.filter_mask = b->mask;
+    for (int w = 0; w < 2; w++) {
+        def.shape = s->shape[w][b->shape];
+        assert_int_equal(col_body_create(s->world[w], &def, &b->id[w]), COL_OK);
+    }
+    assert_int_equal(b->id[0].index1, b->id[1].index1);
+    assert_int_equal(b->id[0].generation, b->id[1].generation);
+    s->live++;
+}
+
+static void despawn(sim *s, int slot)
+{
+    sim_body *b = &s->body[slot];
+    for (int w = 0; w < 2; w++) assert_int_equal(col_body_destroy(s->world[w], b->id[w]), COL_OK);
+    b->live = false;
+    s->live--;
+}
+
+static int nearest(const sim *s, int self)
+{
+    int best = -1;
+    double bd = INFINITY;
+    for (int k = 0; k < MAX_BODIES; k++) {
+        if (k == self || !s->body[k].live) continue;
+        double d = col_len(col_sub(s->body[k].p, s->body[self].p));
+        if (d < bd) {
+            bd = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* One frame of a body's motion; returns whether its pose is to be set. */
+static bool advance(sim *s, int self, int frame)
+{
+    sim_body *b = &s->body[self];
+    switch (b->behaviour) {
+    case STATIC_STILL:
+        return false;
+    case STATIC_JUMPER:
+        if (!chance(0.01)) return false;
+        b->p = col_v3(urange(1, ROOM - 1), urange(1, ROOM - 1), urange(1, ROOM - 1));
+        b->q = random_quat();
+        return true;
+    case TELEPORTER:
+        if (chance(0.03)) {
+            b->p = col_v3(urange(1, ROOM - 1), urange(1, ROOM - 1), urange(1, ROOM - 1));
+            b->q = random_quat();
+            return true;
+        }
+        break;
+    case HOPPER:
+        if (chance(0.05)) {
+            b->p = col_add(b->p, col_scale(random_dir(), urange(0.1, 0.8)));
+            b->q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), urange(0, 1))), b->q));
+            return true;
+        }
+        break;
+    case LUNGER:
+        if (b->lunge == 0 && chance(0.04)) {
+            int t = nearest(s, self);
+            if (t >= 0) {
+                col_vec3 d = col_sub(s->body[t].p, b->p);
+                double len = col_len(d);
+                if (len > 0) {
+                    b->v = col_scale(d, 0.2 / len);
+                    b->lunge = 6;
+                }
+            }
+        } else if (b->lunge > 0 && --b->lunge == 0) {
+            b->v = col_scale(random_dir(), 0.003);
+        }
+        break;
+    case STOPPER:
+        if (chance(0.05)) b->stopped = !b->stopped;
+        if (b->stopped) return b->resend_when_stopped;
+        break;
+    case SPEEDER:
+        if (frame % 37 == 0 || chance(0.02)) {
+            double f = chance(0.5) ? 4.0 : 0.25;
+            double sp = col_len(b->v) * f;
+            if (sp > 0.3) sp = 0.3;
+            if (sp < 0.002) sp = 0.002;
+            b->v = col_scale(random_dir(), sp);
+            b->w = col_scale(b->w, f > 1 ? 3.0 : 1.0 / 3.0);
+        }
+        break;
+    default:
+        break;
+    }
+    b->p = col_add(b->p, b->v);
+    double c[3] = {b->p.x, b->p.y, b->p.z}, vv[3] = {b->v.x, b->v.y, b->v.z};
+    for (int k = 0; k < 3; k++) { /* bounce off the room's walls */
+        if (c[k] < 0.5 && vv[k] < 0) vv[k] = -vv[k];
+        if (c[k] > ROOM - 0.5 && vv[k] > 0) vv[k] = -vv[k];
+    }
+    b->v = col_v3(vv[0], vv[1], vv[2]);
+    b->q = quat_normalize(quat_mul(quat_from_rotvec(b->w), b->q));
+    return true;
+}
+
+static void check_same_events(const sim *s, int frame)
+{
+    col_pair_events e0 = col_world_get_pair_events(s->world[0]);
+    col_pair_events e1 = col_world_get_pair_events(s->world[1]);
+    if (e0.pair_count != e1.pair_count || e0.began_count != e1.began_count || e0.ended_count != e1.ended_count)
+        fail_msg("frame %d: every has %d pairs (+%d -%d), ttc %d (+%d -%d)", frame, e0.pair_count, e0.began_count,
+                 e0.ended_count, e1.pair_count, e1.began_count, e1.ended_count);
+    for (int i = 0; i < e0.pair_count; i++)
+        if (memcmp(&e0.pairs[i], &e1.pairs[i], sizeof(col_pair)) != 0)
+            fail_msg("frame %d: pair %d is (%u, %u) with every, (%u, %u) with ttc", frame, i, e0.pairs[i].a.index1,
+                     e0.pairs[i].b.index1, e1.pairs[i].a.index1, e1.pairs[i].b.index1);
+    if (e0.began_count > 0) assert_memory_equal(e0.began, e1.began, sizeof(col_pair) * (size_t)e0.began_count);
+    if (e0.ended_count > 0) assert_memory_equal(e0.ended, e1.ended, sizeof(col_pair) * (size_t)e0.ended_count);
+    assert_true(col_world_hash(s->world[0]) == col_world_hash(s->world[1]));
+}
+
+typedef struct run_stats {
+    long calls[2];
+    long sleeping, woken_early, frames_with_pairs, pair_frames, bp_pairs;
+} run_stats;
+
+static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, int frames, run_stats *st)
+{
+    rng_state = seed;
+    sim *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    for (int w = 0; w < 2; w++) {
+        col_world_def def = col_default_world_def();
+        def.backend = backend;
+        def.worker_count = w == 1 ? ttc_workers : 1;
+        def.schedule = w == 0 ? COL_SCHEDULE_EVERY : COL_SCHEDULE_TTC;
+        assert_int_equal(col_world_create(&def, &s->world[w]), COL_OK);
+    }
+    make_shapes(s);
+    for (int i = 0; i < 90; i++) spawn(s, i);
+    memset(st, 0, sizeof *st);
+    for (int f = 1; f <= frames; f++) {
+        /* bodies leave and arrive */
+        if (chance(0.15)) {
+            int k = irand(MAX_BODIES);
+            if (s->body[k].live && s->live > 20) despawn(s, k);
+        }
+        if (chance(0.15)) {
+            int k = irand(MAX_BODIES);
+            if (!s->body[k].live) spawn(s, k);
+        }
+        for (int k = 0; k < MAX_BODIES; k++) {
+            sim_body *b = &s->body[k];
+            if (!b->live || !advance(s, k, f)) continue;
+            for (int w = 0; w < 2; w++) assert_int_equal(col_body_set_pose(s->world[w], b->id[w], pose_of(b)), COL_OK);
+        }
+        /* a pair of neighbours disabled, or enabled again */
+        for (int t = 0; t < 3; t++) {
+            int i = irand(MAX_BODIES), j = s->body[i].live ? nearest(s, i) : -1;
+            if (j >= 0) {
+                bool en = chance(0.5);
+                for (int w = 0; w < 2; w++)
+                    assert_int_equal(col_pair_set_enabled(s->world[w], s->body[i].id[w], s->body[j].id[w], en), COL_OK);
+            }
+        }
+        col_counters c[2];
+        for (int w = 0; w < 2; w++) {
+            assert_int_equal(col_world_update(s->world[w]), COL_OK);
+            assert_int_equal(col_world_get_counters(s->world[w], &c[w]), COL_OK);
+            st->calls[w] += c[w].narrow_calls;
+        }
+        check_same_events(s, f);
+        assert_int_equal(c[0].broadphase_pairs, c[1].broadphase_pairs);
+        assert_int_equal(c[0].sleeping_pairs, 0);
+        assert_true(c[1].sleeping_pairs <= c[1].broadphase_pairs);
+        st->sleeping += c[1].sleeping_pairs;
+        st->woken_early += c[1].woken_early;
+        st->frames_with_pairs += c[0].colliding_pairs > 0;
+        st->pair_frames += c[0].colliding_pairs;
+        st->bp_pairs += c[0].broadphase_pairs;
+    }
+    for (int w = 0; w < 2; w++) col_world_destroy(s->world[w]);
+    free(s);
+}
+
+static void test_every_equals_ttc(void **state)
+{
+    (void)state;
+    const uint64_t seed = 0x7cc0111deULL;
+    print_message("test_every_equals_ttc: seed 0x%llx\n", (unsigned long long)seed);
+    for (int k = 1; k < (int)COL_BACKEND_COUNT; k++) {
+        const char *name = col_backend_name((col_backend)k);
+        if (name == NULL) continue;
+        run_stats st;
+        run_world_pair((col_backend)k, 1, seed, 400, &st);
+        print_message("  %-10s narrow calls every %ld, ttc %ld (%.2fx); sleeping pair-frames %ld, woken early %ld; "
+                      "colliding %ld of %ld broad-phase pair-frames\n",
+                      name, st.calls[0], st.calls[1], (double)st.calls[0] / (double)(st.calls[1] > 0 ? st.calls[1] : 1),
+                      st.sleeping, st.woken_early, st.pair_frames, st.bp_pairs);
+        /* the scene is representative: contacts in most frames, and pairs that are close
+         * but not touching (what the schedule is for) */
+        assert_true(st.frames_with_pairs > 300);
+        assert_true(st.pair_frames * 10 > st.bp_pairs && st.pair_frames * 10 < 9 * st.bp_pairs);
+        /* the schedule really skipped work, and the early wake-ups happened */
+        assert_true(st.calls[1] < st.calls[0]);
+        assert_true(st.sleeping > 0);
+        assert_true(st.woken_early > 0);
+    }
+}
+
+/* The same with the ttc world on several workers: its results do not depend on them. */
+static void test_every_equals_ttc_threads(void **state)
+{
+    (void)state;
+    const uint64_t seed = 0x7cc0222deULL;
+    print_message("test_every_equals_ttc_threads: seed 0x%llx\n", (unsigned long long)seed);
+    run_stats st;
+    run_world_pair(COL_BACKEND_DEFAULT, 3, seed, 200, &st);
+    assert_true(st.calls[1] < st.calls[0]);
+}
+
+/* ---- scripted cases: each drives an EVERY and a TTC world with the same calls ---- */
+
+typedef struct duo {
+    col_world *w[2];
+    col_shape_id oct[2];
+} duo;
+
+static void duo_create(duo *d)
+{
+    /* the octahedron |x| + |y| + |z| <= 1 */
+    const col_vec3 p[6] = {{1, 0, 0}, {-1, 0, 0}, {0, 1, 0}, {0, -1, 0}, {0, 0, 1}, {0, 0, -1}};
+    for (int k = 0; k < 2; k++) {
+        col_world_def def = col_default_world_def();
+        def.worker_count = 1;
+        def.schedule = k == 0 ? COL_SCHEDULE_EVERY : COL_SCHEDULE_TTC;
+        assert_int_equal(col_world_create(&def, &d->w[k]), COL_OK);
+        assert_int_equal(col_shape_create_convex(d->w[k], p, 6, &d->oct[k]), COL_OK);
+    }
+}
+
+static col_body_id duo_body(duo *d, double x, double y, double z)
+{
+    col_body_id id[2];
+    for (int k = 0; k < 2; k++) {
+        col_body_def def = col_default_body_def();
+        def.shape = d->oct[k];
+        def.pose.p = col_v3(x, y, z);
+        assert_int_equal(col_body_create(d->w[k], &def, &id[k]), COL_OK);
+    }
+    assert_memory_equal(&id[0], &id[1], sizeof id[0]);
+    return id[0];
+}
+
+static void duo_move(duo *d, col_body_id b, double x, double y, double z)
+{
+    col_transform t = col_transform_identity();
+    t.p = col_v3(x, y, z);
+    for (int k = 0; k < 2; k++) assert_int_equal(col_body_set_pose(d->w[k], b, t), COL_OK);
+}
+
+/* Updates both worlds, checks they agree, returns the pair count and the ttc counters. */
+static int duo_update(duo *d, col_counters *ttc)
+{
+    for (int k = 0; k < 2; k++) assert_int_equal(col_world_update(d->w[k]), COL_OK);
+    col_pair_events e0 = col_world_get_pair_events(d->w[0]), e1 = col_world_get_pair_events(d->w[1]);
+    assert_int_equal(e0.pair_count, e1.pair_count);
+    assert_int_equal(e0.began_count, e1.began_count);
+    assert_int_equal(e0.ended_count, e1.ended_count);
+    assert_true(col_world_hash(d->w[0]) == col_world_hash(d->w[1]));
+    assert_int_equal(col_world_get_counters(d->w[1], ttc), COL_OK);
+    return e0.pair_count;
+}
+
+static void duo_destroy(duo *d)
+{
+    for (int k = 0; k < 2; k++) col_world_destroy(d->w[k]);
+}
+
+/* Two octahedra whose boxes overlap but whose hulls are 0.4 / sqrt 2 apart; B creeps by
+ * 1e-6 per frame, so the pair sleeps for a very long time. */
+static void creeping_pair(duo *d, col_body_id *a, col_body_id *b, double *bx)
+{
+    *a = duo_body(d, 0, 0, 0);
+    *b = duo_body(d, 1.2, 1.2, 0);
+    *bx = 1.2;
+    col_counters c;
+    for (int f = 0; f < 5; f++) {
+        *bx += 1e-6;
+        duo_move(d, *b, *bx, 1.2, 0);
+        assert_int_equal(duo_update(d, &c), 0);
+    }
+    assert_int_equal(c.broadphase_pairs, 1);
+    assert_int_equal(c.sleeping_pairs, 1);
+    assert_int_equal(c.narrow_calls, 0);
+}
+
+/* A teleport into a sleeping partner is seen in the same frame (the trip). */
+static void test_teleport_wakes(void **state)
+{
+    (void)state;
+    duo d;
+    duo_create(&d);
+    col_body_id a, b;
+    double bx;
+    creeping_pair(&d, &a, &b, &bx);
+    duo_move(&d, b, 1.0, 0.9, 0);
+    col_counters c;
+    assert_int_equal(duo_update(&d, &c), 1);
+    assert_int_equal(c.woken_early, 1);
+    assert_int_equal(c.sleeping_pairs, 0);
+    duo_destroy(&d);
+}
+
+/* A speed-up: B creeps, then moves 0.05 per frame toward A; the pair is re-tested from
+ * the trip on and the contact is found in the frame it happens. */
+static void test_speed_up_wakes(void **state)
+{
+    (void)state;
+    duo d;
+    duo_create(&d);
+    col_body_id a, b;
+    double bx;
+    creeping_pair(&d, &a, &b, &bx);
+    col_counters c;
+    int touched = 0;
+    for (int f = 0; f < 20 && !touched; f++) {
+        bx -= 0.05;
+        duo_move(&d, b, bx, 1.2 - (1.2 - bx), 0); /* along the diagonal */
+        touched = duo_update(&d, &c);
+    }
+    assert_int_equal(touched, 1);
+    duo_destroy(&d);
+}
+
+/* A pair disabled while asleep, a body teleported into the other meanwhile (its trip is not
+ * watched for the disabled pair), then the pair enabled with no further motion: the pair
+ * must be tested again, not left asleep. */
+static void test_disabled_pair_forgets_sleep(void **state)
+{
+    (void)state;
+    duo d;
+    duo_create(&d);
+    col_body_id a, b;
+    double bx;
+    creeping_pair(&d, &a, &b, &bx);
+    col_counters c;
+    for (int k = 0; k < 2; k++) assert_int_equal(col_pair_set_enabled(d.w[k], a, b, false), COL_OK);
+    assert_int_equal(duo_update(&d, &c), 0);
+    duo_move(&d, b, 1.0, 0.9, 0);
+    assert_int_equal(duo_update(&d, &c), 0); /* disabled: not reported */
+    for (int k = 0; k < 2; k++) assert_int_equal(col_pair_set_enabled(d.w[k], a, b, true), COL_OK);
+    duo_move(&d, b, 1.0, 0.9, 0); /* the same pose again: no motion, no trip */
+    assert_int_equal(duo_update(&d, &c), 1);
+    duo_destroy(&d);
+}
+
+/* A body removed and another created in its slot: the old pair's sleep goes with it. */
+static void test_removed_body_takes_its_pairs(void **state)
+{
+    (void)state;
+    duo d;
+    duo_create(&d);
+    col_body_id a, b;
+    double bx;
+    creeping_pair(&d, &a, &b, &bx);
+    for (int k = 0; k < 2; k++) assert_int_equal(col_body_destroy(d.w[k], b), COL_OK);
+    col_counters c;
+    assert_int_equal(duo_update(&d, &c), 0);
+    assert_int_equal(c.sleeping_pairs, 0);
+    assert_int_equal(c.broadphase_pairs, 0);
+    col_body_id b2 = duo_body(&d, 1.0, 0.9, 0); /* overlapping A at once */
+    assert_int_equal(b2.index1, b.index1);
+    assert_int_equal(duo_update(&d, &c), 1);
+    duo_destroy(&d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_motion_bound_is_an_upper_bound),
+        cmocka_unit_test(test_sleep_frames),
+        cmocka_unit_test(test_rearm),
+        cmocka_unit_test(test_teleport_wakes),
+        cmocka_unit_test(test_speed_up_wakes),
+        cmocka_unit_test(test_disabled_pair_forgets_sleep),
+        cmocka_unit_test(test_removed_body_takes_its_pairs),
+        cmocka_unit_test(test_every_equals_ttc),
+        cmocka_unit_test(test_every_equals_ttc_threads),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
