@@ -4,7 +4,7 @@
  * each a doubly-linked list threaded through per-id arrays, plus an overflow list.
  * Invariants: an entry queued at cursor c with key k goes to wheel list max(k, c) mod W if
  * k < c + W, else to the overflow; a wheel list is passed by the cursor only when empty,
- * so each holds one key; every overflow key is at or after the start of the next turn
+ * so each holds one key (a key below the cursor counting as the cursor); every overflow key is at or after the start of the next turn
  * (a turn: W frames starting at a multiple of W), and when the cursor enters a turn the
  * overflow keys inside it move to the wheel. So the list at the cursor holds the
  * smallest key, and with the wheel lists empty nothing is due before the next turn. */

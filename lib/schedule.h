@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Time-to-collision scheduling arithmetic (Lin's survey section 7.1; I-COLLIDE; Mirtich's
  * Impulse): how far a body can have moved between two poses, and for how many frames a
- * pair at a certified gap cannot touch. The world (frame.c) applies it with the heap of
+ * pair at a certified gap cannot touch. The world (frame.c) applies it with the queue of
  * broadphase/toc_heap.h; docs/schedule.md gives the safety argument in full.
  *
  * The important parts:
