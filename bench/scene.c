@@ -264,8 +264,12 @@ void bench_scene_free(bench_scene *scene)
 
 col_transform bench_scene_pose(const bench_scene *scene, int b, int f)
 {
+    return bench_scene_pose_at(scene, b, (double)f);
+}
+
+col_transform bench_scene_pose_at(const bench_scene *scene, int b, double fr)
+{
     const bench_body *bd = &scene->bodies[b];
-    const double fr = (double)f;
     col_transform x;
 
     /* Position: a triangle wave between the walls, per axis (SCENE.md "Motion"). */

@@ -54,5 +54,8 @@ void bench_scene_free(bench_scene *scene);
 /* Pose of body b at frame f by SCENE.md's closed-form motion (never integrated, so every
  * engine sees the same doubles). The quaternion is unit, in Colibri's {x, y, z, w} order. */
 col_transform bench_scene_pose(const bench_scene *scene, int b, int f);
+/* The same motion at a real time t in frames (sub-steps between frames); equal to
+ * bench_scene_pose bit for bit at integer t. */
+col_transform bench_scene_pose_at(const bench_scene *scene, int b, double t);
 
 #endif

@@ -512,42 +512,6 @@ static void test_world_option_workers(void **state)
 
 /* ---- the standard scene `fast` ---- */
 
-/* SCENE.md's motion at real time t (bench_scene_pose at integer frames, bit for bit). */
-static col_transform scene_pose_t(const bench_scene *sc, int b, double t)
-{
-    const bench_body *bd = &sc->bodies[b];
-    col_transform x;
-    double r = sc->shapes[bd->shape].radius;
-    double lo = r, hi = sc->room - r, span = hi - lo;
-    double p[3];
-    for (int k = 0; k < 3; k++) {
-        double s = bd->p0[k] + bd->v[k] * t - lo;
-        double m = fmod(s, 2 * span);
-        if (m < 0) m += 2 * span;
-        p[k] = lo + (m <= span ? m : 2 * span - m);
-    }
-    x.p = col_v3(p[0], p[1], p[2]);
-    const double *w = bd->w, *q0 = bd->q0;
-    double wl = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
-    double dq[4] = {1.0, 0.0, 0.0, 0.0};
-    if (wl != 0.0) {
-        double a = wl * t, c = cos(a / 2), sn = sin(a / 2);
-        dq[0] = c;
-        for (int k = 0; k < 3; k++) dq[k + 1] = (w[k] / wl) * sn;
-    }
-    double q[4];
-    q[0] = dq[0] * q0[0] - dq[1] * q0[1] - dq[2] * q0[2] - dq[3] * q0[3];
-    q[1] = dq[0] * q0[1] + dq[1] * q0[0] + dq[2] * q0[3] - dq[3] * q0[2];
-    q[2] = dq[0] * q0[2] - dq[1] * q0[3] + dq[2] * q0[0] + dq[3] * q0[1];
-    q[3] = dq[0] * q0[3] + dq[1] * q0[2] - dq[2] * q0[1] + dq[3] * q0[0];
-    double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-    x.q.w = q[0] / n;
-    x.q.x = q[1] / n;
-    x.q.y = q[2] / n;
-    x.q.z = q[3] / n;
-    return x;
-}
-
 /* Times in (f, f + 1) where body b bounces off a wall (any axis), sorted; returns the
  * count (at most 6 here: |v| per frame is far below the span). */
 static int bounce_times(const bench_scene *sc, int b, int f, double *out)
@@ -683,7 +647,7 @@ static void test_fast_scene(void **state)
                 u->hi[k] = -INFINITY;
             }
             for (int s = 0; s <= SUBSTEPS; s++) {
-                col_xform x = col_xform_from_transform(scene_pose_t(&sc, i, f + (double)s / SUBSTEPS));
+                col_xform x = col_xform_from_transform(bench_scene_pose_at(&sc, i, f + (double)s / SUBSTEPS));
                 col_aabb b;
                 col_world_hull_aabb(h, &x, &b);
                 xf[(size_t)i * (SUBSTEPS + 1) + s] = x;
@@ -742,10 +706,10 @@ static void test_fast_scene(void **state)
                 double t0 = f;
                 for (int k = 0; k <= nbounce; k++) {
                     double t1 = k < nbounce ? tb[k] : f + 1;
-                    col_xform a0 = col_xform_from_transform(scene_pose_t(&sc, i, t0));
-                    col_xform a1 = col_xform_from_transform(scene_pose_t(&sc, i, t1));
-                    col_xform b0 = col_xform_from_transform(scene_pose_t(&sc, j, t0));
-                    col_xform b1 = col_xform_from_transform(scene_pose_t(&sc, j, t1));
+                    col_xform a0 = col_xform_from_transform(bench_scene_pose_at(&sc, i, t0));
+                    col_xform a1 = col_xform_from_transform(bench_scene_pose_at(&sc, i, t1));
+                    col_xform b0 = col_xform_from_transform(bench_scene_pose_at(&sc, j, t0));
+                    col_xform b1 = col_xform_from_transform(bench_scene_pose_at(&sc, j, t1));
                     col_lpip_sweep_result r;
                     col_lpip_sweep(ha, &a0, &a1, hb, &b0, &b1, true, &ss, &r);
                     split_hit |= r.may_touch;
