@@ -335,6 +335,19 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
 }
 
 /* Normal run: bodies in a world, one col_world_update per frame. */
+/* A frame's poses for col_body_set_poses_fn: bench_scene_pose reads the scene only, so
+ * the world's workers may evaluate it concurrently. */
+typedef struct pose_ctx {
+    const bench_scene *sc;
+    int frame;
+} pose_ctx;
+
+static col_transform scene_pose_fn(int index, void *ctx)
+{
+    const pose_ctx *pc = ctx;
+    return bench_scene_pose(pc->sc, index, pc->frame);
+}
+
 static bool run_world(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids,
                       int64_t t_setup, FILE *dump, results *res)
 {
@@ -381,16 +394,17 @@ static bool run_world(const bench_scene *sc, col_world *world, const col_shape_i
 
     for (int f = 0; f < res->frames; f++) {
         int64_t t0 = now_ns();
-        for (int b = 0; b < n; b++) {
-            col_status st = col_body_set_pose(world, ids[b], bench_scene_pose(sc, b, f));
-            if (st != COL_OK) {
-                char what[80];
-                snprintf(what, sizeof what, "col_body_set_pose (scene body %d, frame %d)", b, f);
-                col_failed(world, st, what);
-                goto done;
-            }
+        /* The poses of every body (SCENE.md "Motion"), evaluated and checked on the
+         * world's workers: item b is scene body b. */
+        pose_ctx pc = {sc, f};
+        col_status st = col_body_set_poses_fn(world, ids, n, scene_pose_fn, &pc);
+        if (st != COL_OK) {
+            char what[64];
+            snprintf(what, sizeof what, "col_body_set_poses_fn (frame %d)", f);
+            col_failed(world, st, what);
+            goto done;
         }
-        col_status st = col_world_update(world);
+        st = col_world_update(world);
         if (st != COL_OK) {
             char what[48];
             snprintf(what, sizeof what, "col_world_update (frame %d)", f);

@@ -92,7 +92,7 @@
  * and then the update rebuilds instead (exact, and as deterministic) and the pool grows
  * for the next frames. The pool starts with a chunk per item plus COL_SAP_MIN_CHUNKS, so
  * only a burst of changes (thousands of pairs starting or ending at once) overflows. */
-#define COL_SAP_SEGMENT 4096
+#define COL_SAP_SEGMENT 2048
 #define COL_SAP_CHUNK 256
 #define COL_SAP_MIN_CHUNKS 16
 #define COL_SAP_EV_REMOVE (1ull << 63)

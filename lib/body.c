@@ -43,14 +43,6 @@ static col_status grow_bodies(col_world *w)
     return COL_OK;
 }
 
-static void mark_dirty(col_world *w, uint32_t slot)
-{
-    if (!w->bodies[slot].dirty) {
-        w->bodies[slot].dirty = 1;
-        w->dirty_list[w->dirty_count++] = slot;
-    }
-}
-
 col_status col_body_create(col_world *world, const col_body_def *def, col_body_id *out)
 {
     if (world == NULL || def == NULL || out == NULL)
@@ -90,7 +82,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     world->shapes[shape].body_count++;
     if (b->is_static) world->static_count++;
     /* In the dirty list so its pose counts as changed at the next update. */
-    mark_dirty(world, (uint32_t)slot);
+    col_world_mark_dirty(world, (uint32_t)slot);
     *out = col_world_body_id(world, (uint32_t)slot);
     return COL_OK;
 }
@@ -129,7 +121,7 @@ col_status col_body_set_pose(col_world *world, col_body_id body, col_transform p
     if (st != COL_OK) return st;
     uint32_t slot = body.index1 - 1;
     world->bodies[slot].pose = p;
-    mark_dirty(world, slot);
+    col_world_mark_dirty(world, slot);
     return COL_OK;
 }
 

@@ -127,6 +127,8 @@ void col_world_destroy(col_world *world)
     col_free_bytes(&w->alloc, w->ended, (size_t)w->ended_cap * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->dirty_boxes, (size_t)w->dirty_box_cap * sizeof(col_aabb));
     col_free_bytes(&w->alloc, w->pair_result, (size_t)w->pair_result_cap);
+    col_free_bytes(&w->alloc, w->pose_batch, (size_t)w->pose_batch_cap * sizeof(col_transform));
+    col_free_bytes(&w->alloc, w->pair_keys, (size_t)w->pair_keys_cap * sizeof(uint64_t));
     alloc = w->alloc;
     col_free_bytes(&alloc, w, sizeof *w);
 }
@@ -177,20 +179,15 @@ col_status col_world_check_shape(const col_world *world, col_shape_id id, const 
 
 static bool coord_ok(double x) { return isfinite(x) && fabs(x) <= COL_MAX_COORD; }
 
-col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out)
+col_status col_pose_normalize(double quaternion_tolerance, col_transform pose, col_transform *out)
 {
     const col_vec3 p = pose.p;
     const col_quat q = pose.q;
-    if (!coord_ok(p.x) || !coord_ok(p.y) || !coord_ok(p.z))
-        return col_world_fail(world, COL_ERR_NOT_FINITE, "position (%g, %g, %g) is not finite or beyond %g", p.x, p.y,
-                              p.z, COL_MAX_COORD);
-    if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w))
-        return col_world_fail(world, COL_ERR_NOT_FINITE, "quaternion has a NaN or infinite component");
+    if (!coord_ok(p.x) || !coord_ok(p.y) || !coord_ok(p.z)) return COL_ERR_NOT_FINITE;
+    if (!isfinite(q.x) || !isfinite(q.y) || !isfinite(q.z) || !isfinite(q.w)) return COL_ERR_NOT_FINITE;
     double n2 = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
     double n = sqrt(n2);
-    if (!(fabs(n - 1.0) <= world->def.quaternion_tolerance))
-        return col_world_fail(world, COL_ERR_BAD_QUATERNION, "quaternion length %.17g differs from 1 by more than %g", n,
-                              world->def.quaternion_tolerance);
+    if (!(fabs(n - 1.0) <= quaternion_tolerance)) return COL_ERR_BAD_QUATERNION;
     *out = pose;
     /* A quaternion already unit to rounding is kept bit for bit, so poses computed by
      * the app (or the benchmark) give exactly the rotation matrix the app expects;
@@ -202,6 +199,21 @@ col_status col_world_check_pose(const col_world *world, col_transform pose, col_
         out->q.w = q.w / n;
     }
     return COL_OK;
+}
+
+col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out)
+{
+    col_status st = col_pose_normalize(world->def.quaternion_tolerance, pose, out);
+    if (st == COL_OK) return COL_OK;
+    const col_vec3 p = pose.p;
+    const col_quat q = pose.q;
+    if (!coord_ok(p.x) || !coord_ok(p.y) || !coord_ok(p.z))
+        return col_world_fail(world, COL_ERR_NOT_FINITE, "position (%g, %g, %g) is not finite or beyond %g", p.x, p.y,
+                              p.z, COL_MAX_COORD);
+    if (st == COL_ERR_NOT_FINITE) return col_world_fail(world, st, "quaternion has a NaN or infinite component");
+    double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    return col_world_fail(world, st, "quaternion length %.17g differs from 1 by more than %g", n,
+                          world->def.quaternion_tolerance);
 }
 
 col_status col_world_reserve_scratch(col_world *world, size_t size)

@@ -105,6 +105,12 @@ struct col_world {
     int dirty_box_cap;
     uint8_t *pair_result;
     int pair_result_cap;
+    /* batch pose calls (body_poses.c): the checked poses, kept across calls */
+    col_transform *pose_batch;
+    int pose_batch_cap;
+    /* pair sorting (frame.c): radix keys of the colliding pairs and their scratch */
+    uint64_t *pair_keys;
+    int pair_keys_cap;
 
     uint64_t frame;       /* updates completed */
     col_counters counters;
@@ -124,6 +130,18 @@ col_status col_world_check_body(const col_world *world, col_body_id id, const ch
 col_status col_world_check_shape(const col_world *world, col_shape_id id, const char *what);
 /* Checks a pose and writes its normalised form to *out. */
 col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out);
+/* The same check with no message and no write but *out: safe on any thread (the batch
+ * pose calls run it on the workers, then col_world_check_pose on the first failure). */
+col_status col_pose_normalize(double quaternion_tolerance, col_transform pose, col_transform *out);
+
+/* Puts a body in the dirty list (its pose counts as changed at the next update). */
+static inline void col_world_mark_dirty(col_world *w, uint32_t slot)
+{
+    if (!w->bodies[slot].dirty) {
+        w->bodies[slot].dirty = 1;
+        w->dirty_list[w->dirty_count++] = slot;
+    }
+}
 
 /* Grows every worker's narrow-phase scratch to at least size bytes. A failure may leave
  * some grown: scratch is not world state. */

@@ -106,6 +106,26 @@ COL_API bool col_body_is_valid(const col_world *world, col_body_id body);
  * world's tolerance. Errors: STALE_ID, NOT_FINITE, BAD_QUATERNION. */
 COL_API col_status col_body_set_pose(col_world *world, col_body_id body, col_transform pose);
 
+/* Computes the pose of item index of a col_body_set_poses_fn call. It is called once per
+ * index, from the world's worker threads and in no fixed order, so it must be safe to
+ * run concurrently and must not call into the world. */
+typedef col_transform col_pose_fn(int index, void *ctx);
+
+/* Moves count bodies at once: the same as col_body_set_pose(world, bodies[i], poses[i])
+ * for i = 0 .. count - 1 in order (a body named twice takes its last pose), with the
+ * checks spread over the world's workers. All or nothing: on an error no body moves and
+ * the error and message are those of the lowest failing i. The world keeps a buffer of
+ * count poses for the next calls. Errors: INVALID_ARGUMENT (NULL with count > 0, count
+ * < 0), STALE_ID, NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY. */
+COL_API col_status col_body_set_poses(col_world *world, const col_body_id *bodies, const col_transform *poses,
+                                      int count);
+
+/* As col_body_set_poses with poses[i] = fn(i, ctx), evaluated on the workers too: an app
+ * that animates many bodies (or the benchmark, which evaluates the scenes' closed-form
+ * motion) spreads that work over the cores the world already holds. */
+COL_API col_status col_body_set_poses_fn(col_world *world, const col_body_id *bodies, int count, col_pose_fn *fn,
+                                         void *ctx);
+
 /* Reads the pose last set. Errors: STALE_ID, INVALID_ARGUMENT. */
 COL_API col_status col_body_get_pose(const col_world *world, col_body_id body,
                                      col_transform *out);
