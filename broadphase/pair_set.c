@@ -205,6 +205,14 @@ int col_pair_set_remove(col_pair_set *set, uint32_t a, uint32_t b, uint32_t *use
     return 1;
 }
 
+void col_pair_set_prefetch(const col_pair_set *set, uint32_t a, uint32_t b, int level)
+{
+    const UT_hash_table *tbl = set->head->hh.tbl;
+    const UT_hash_bucket *bkt = &tbl->buckets[col_hash_u64(pair_key(a, b)) & (tbl->num_buckets - 1u)];
+    if (level == 0) __builtin_prefetch(bkt);
+    else if (bkt->hh_head != NULL) __builtin_prefetch(bkt->hh_head);
+}
+
 col_bp_pair *col_pair_set_find(col_pair_set *set, uint32_t a, uint32_t b)
 {
     if (a == b) return NULL;

@@ -32,6 +32,12 @@ void col_pair_set_destroy(col_pair_set *set);
 int col_pair_set_add(col_pair_set *set, uint32_t a, uint32_t b);
 /* Removes (a, b). Returns 1 if removed (its user value in *user if not NULL), 0 if absent. */
 int col_pair_set_remove(col_pair_set *set, uint32_t a, uint32_t b, uint32_t *user);
+/* Hints that the pair (a, b) is about to be added, removed or found: starts loading its
+ * hash bucket (level 0) or the first entry of that bucket (level 1, once the bucket is
+ * loaded) into the cache. No effect on the contents; a batch of updates that calls it a
+ * few pairs ahead overlaps its cache misses (SAP's apply step, broadphase/sap.c). */
+void col_pair_set_prefetch(const col_pair_set *set, uint32_t a, uint32_t b, int level);
+
 /* The record of (a, b), or NULL. The pointer is valid until the next add or remove. */
 col_bp_pair *col_pair_set_find(col_pair_set *set, uint32_t a, uint32_t b);
 /* The dense records; valid until the next add or remove. */
