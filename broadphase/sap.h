@@ -44,6 +44,11 @@ void col_sap_destroy(col_sap *sap);
 int col_sap_insert(col_sap *sap, uint32_t p, const col_aabb *box, bool is_static);
 /* Sets the box of live proxy p; applied at the next update. */
 void col_sap_move(col_sap *sap, uint32_t p, const col_aabb *box);
+/* col_sap_move for callers that move many proxies from several threads: calls for
+ * distinct proxies may run at once (each writes only its proxy's data). The caller then
+ * calls col_sap_note_moves once, on one thread, before col_sap_update. */
+void col_sap_move_concurrent(col_sap *sap, uint32_t p, const col_aabb *box);
+void col_sap_note_moves(col_sap *sap);
 /* Removes live proxy p; its pairs leave the set (callback) at the next update. */
 void col_sap_remove(col_sap *sap, uint32_t p);
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* col_world_update: one frame, flowing one way (STYLE.md, "The house"):
- *   1. bounds of the bodies moved since the last update are refreshed (lib/), in
- *      parallel, then handed to the broad phase in dirty-list order;
+ *   1. bounds of the bodies moved since the last update are refreshed (lib/) and handed
+ *      to the broad phase, in parallel, each body to its own proxy;
  *   2. the broad phase applies moves, inserts and removals (broadphase/sap.c), its
  *      sort passes on the workers (col_sap_set_runner), its pair set on this thread;
  *   3. everything the pair loop may need is reserved, so nothing below can fail;
@@ -11,9 +11,9 @@
  *   5. the colliding pairs are gathered in record order, sorted by body index and
  *      diffed against the previous list into began/ended events (as I-COLLIDE and
  *      V-COLLIDE report them).
- * Determinism (STYLE.md item 10): a parallel step writes only per-item data (a body, a
- * box, a record's slot and result byte) and per-worker counters; everything shared is
- * done by the calling thread in item order (col_sap_move, slot acquisition, gathering),
+ * Determinism (STYLE.md item 10): a parallel step writes only per-item data (a body and
+ * its proxy's box, a record's slot and result byte) and per-worker counters; everything
+ * shared is done by the calling thread in item order (slot acquisition, gathering),
  * and the counters are integer sums. So the pair list, the events, the counters and the
  * pair-cache contents are the same for every worker count and every schedule.
  * A failure before 4 returns COL_ERR_OUT_OF_MEMORY with the previous results kept and
@@ -163,7 +163,9 @@ static void bounds_range(int begin, int end, col_worker_ctx *worker, void *ctx)
         double mu = col_motion_bound(&b->prev_xf, &b->xf, w->shapes[b->shape].hull.radius);
         b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, &tripped);
         if (tripped) b->tripped_frame = f->frame;
-        col_world_hull_aabb(&w->shapes[b->shape].hull, &b->xf, &w->dirty_boxes[k]);
+        col_aabb box;
+        col_world_hull_aabb(&w->shapes[b->shape].hull, &b->xf, &box);
+        col_sap_move_concurrent(w->sap, s, &box);
     }
 }
 
@@ -237,20 +239,10 @@ col_status col_world_update(col_world *world)
     uint64_t calls_before = w->alloc.calls;
     frame_ctx fc = {w, NULL, NULL, w->frame + 1, w->def.schedule == COL_SCHEDULE_TTC};
 
-    /* 1. bounds of moved bodies: computed in parallel into dirty_boxes, then given to
-     * the broad phase by this thread alone, in dirty-list order (col_sap_move writes the
-     * broad phase's shared state). */
-    {
-        void *p = w->dirty_boxes;
-        int r = col_array_reserve(&w->alloc, &p, &w->dirty_box_cap, w->dirty_count, sizeof(col_aabb));
-        w->dirty_boxes = p;
-        if (r != 0) return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d moved bodies", w->dirty_count);
-    }
+    /* 1. bounds of moved bodies, in parallel: each body writes its own record and its own
+     * broad-phase proxy (col_sap_move_concurrent). */
     col_parallel_for(w, bounds_range, w->dirty_count, COL_BOUNDS_MIN_RANGE, &fc);
-    for (int k = 0; k < w->dirty_count; k++) {
-        uint32_t s = w->dirty_list[k];
-        if (w->body_ids.live[s]) col_sap_move(w->sap, s, &w->dirty_boxes[k]);
-    }
+    if (w->dirty_count > 0) col_sap_note_moves(w->sap);
 
     /* 2. broad phase */
     if (col_sap_update(w->sap, on_pair_removed, w) != 0)

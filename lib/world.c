@@ -125,7 +125,6 @@ void col_world_destroy(col_world *world)
     for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, w->pairs[k], (size_t)w->pair_cap[k] * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->began, (size_t)w->began_cap * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->ended, (size_t)w->ended_cap * sizeof(col_pair));
-    col_free_bytes(&w->alloc, w->dirty_boxes, (size_t)w->dirty_box_cap * sizeof(col_aabb));
     col_free_bytes(&w->alloc, w->pair_result, (size_t)w->pair_result_cap);
     col_free_bytes(&w->alloc, w->pose_batch, (size_t)w->pose_batch_cap * sizeof(col_transform));
     col_free_bytes(&w->alloc, w->pair_keys, (size_t)w->pair_keys_cap * sizeof(uint64_t));

@@ -100,9 +100,7 @@ struct col_world {
     int worker_count;
     struct col_thread_pool *pool;
 
-    /* frame scratch (frame.c): boxes of the dirty bodies, one result byte per record */
-    struct col_aabb *dirty_boxes;
-    int dirty_box_cap;
+    /* frame scratch (frame.c): one result byte per record */
     uint8_t *pair_result;
     int pair_result_cap;
     /* batch pose calls (body_poses.c): the checked poses, kept across calls */
