@@ -76,8 +76,10 @@
 
 /* Parallel incremental passes. Each axis is cut into segments of COL_SAP_SEGMENT
  * endpoints, a fixed size (never derived from the worker count, so every run cuts the
- * same way). Workers insertion-sort the segments, then one fix-up insertion sort per axis
- * carries the few endpoints that must cross a segment boundary. Every one of these sorts
+ * same way). Workers insertion-sort the segments, then windows of the same size centred
+ * on the segment boundaries (which carry every endpoint that crosses a boundary by less
+ * than half a segment), then one fix-up insertion sort per axis carries what is left
+ * (usually nothing: it is then a scan). Every one of these sorts
  * only swaps adjacent inverted endpoints, so together they swap exactly the pairs of
  * endpoints inverted between the old and the new order, each once: the same swaps as one
  * insertion sort over the axis, in another order. At a swap nothing is written to the
@@ -528,13 +530,31 @@ static void segment_items(int begin, int end, void *arg)
     }
 }
 
-/* Items [begin, end) = axes: the fix-up across segment boundaries (segment 0 is sorted). */
+/* Items of the passes over nseg segments per axis: 3 nseg segments, 3 (nseg - 1) windows
+ * on the boundaries, 3 fix-ups; their events are applied in this order. */
+static int pass_items(int nseg) { return 6 * nseg; }
+
+/* Items [begin, end) = (axis, boundary): each sorts the window of one segment's length
+ * centred on its boundary. Windows of an axis are disjoint. */
+static void window_items(int begin, int end, void *arg)
+{
+    const col_sap_pass *ps = arg;
+    int nb = ps->nseg - 1;
+    for (int it = begin; it < end; it++) {
+        int k = it / nb, lo = (it % nb + 1) * COL_SAP_SEGMENT - COL_SAP_SEGMENT / 2;
+        int hi = ps->n - lo > COL_SAP_SEGMENT ? lo + COL_SAP_SEGMENT : ps->n;
+        sort_range(ps->sap, ps->sap->axis[k], lo, lo + 1, hi, ps->old_boxes, &ps->sap->items[3 * ps->nseg + it]);
+    }
+}
+
+/* Items [begin, end) = axes: the fix-up of whatever is still out of order across the
+ * axis (from the start: after the windows not even segment 0 is known to be sorted). */
 static void fixup_items(int begin, int end, void *arg)
 {
     const col_sap_pass *ps = arg;
     for (int k = begin; k < end; k++)
-        sort_range(ps->sap, ps->sap->axis[k], 0, COL_SAP_SEGMENT, ps->n, ps->old_boxes,
-                   &ps->sap->items[3 * ps->nseg + k]);
+        sort_range(ps->sap, ps->sap->axis[k], 0, 1, ps->n, ps->old_boxes,
+                   &ps->sap->items[6 * ps->nseg - 3 + k]);
 }
 
 static void run_items(col_sap *sap, col_sap_items_fn *fn, void *arg, int count)
@@ -550,7 +570,7 @@ static int reserve_pass(col_sap *sap, int n, int chunks)
 {
     int nseg = (n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
     void *d = sap->items;
-    if (col_array_reserve(sap->alloc, &d, &sap->items_cap, 3 * nseg + 3, sizeof(col_sap_item)) != 0) return -1;
+    if (col_array_reserve(sap->alloc, &d, &sap->items_cap, pass_items(nseg), sizeof(col_sap_item)) != 0) return -1;
     sap->items = d;
     if (chunks <= sap->event_chunk_cap) return 0;
     size_t c = (size_t)chunks;
@@ -832,7 +852,7 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         }
     }
     /* A chunk per item (most items record a few events) and some to spare. */
-    if (reserve_pass(sap, need, 3 * ((need + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT) + 3 + COL_SAP_MIN_CHUNKS) != 0) {
+    if (reserve_pass(sap, need, pass_items((need + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT) + COL_SAP_MIN_CHUNKS) != 0) {
         sap->stale = 1;
         return -1;
     }
@@ -866,14 +886,17 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     if (resort && sap->ep_count > 1) {
         ps.n = sap->ep_count;
         ps.nseg = (ps.n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
-        int items = 3 * ps.nseg + 3;
+        int items = pass_items(ps.nseg);
         for (int it = 0; it < items; it++) {
             sap->items[it].first = sap->items[it].last = -1;
             sap->items[it].overflow = 0;
         }
         atomic_store_explicit(&sap->chunks_used, 0, memory_order_relaxed);
         run_items(sap, segment_items, &ps, 3 * ps.nseg);
-        if (ps.nseg > 1) run_items(sap, fixup_items, &ps, 3);
+        if (ps.nseg > 1) {
+            run_items(sap, window_items, &ps, 3 * (ps.nseg - 1));
+            run_items(sap, fixup_items, &ps, 3);
+        }
         int overflow = 0;
         for (int it = 0; it < items; it++) overflow |= sap->items[it].overflow;
         if (overflow) {
