@@ -48,6 +48,7 @@ typedef struct options {
     bool topology;
     bool pin_none;            /* --pin none: COL_PIN_NONE instead of the default */
     bool schedule_every;      /* --schedule every: COL_SCHEDULE_EVERY instead of the default */
+    double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
 } options;
 
 typedef struct scene_pair {
@@ -87,6 +88,7 @@ static void usage(FILE *out)
             "  --name NAME      scene name in the report (default: file name)\n"
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
             "                   queue; 'every': every moved pair is tested at every frame\n"
+            "  --margin X       col_world_def.broadphase_margin (default: the world's)\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n");
 }
 
@@ -106,6 +108,7 @@ static int parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
     o->threads = -1;
+    o->margin = -1;
     bool only_files = false;
     for (int k = 1; k < argc; k++) {
         const char *a = argv[k];
@@ -136,7 +139,7 @@ static int parse_options(int argc, char **argv, options *o)
         }
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
-                                             "--dump-pairs", "--name", "--pin", "--schedule"};
+                                             "--dump-pairs", "--name", "--pin", "--schedule", "--margin"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -192,6 +195,15 @@ static int parse_options(int argc, char **argv, options *o)
             }
             o->schedule_every = strcmp(value, "every") == 0;
             break;
+        case 7: {
+            char *end = NULL;
+            o->margin = strtod(value, &end);
+            if (end == value || *end != '\0' || !(o->margin >= 0)) {
+                fprintf(stderr, PROG ": --margin wants a number >= 0, not '%s'\n", value);
+                return 2;
+            }
+            break;
+        }
         default:
             o->name = value;
             break;
@@ -313,6 +325,7 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
     col_world_def def = col_default_world_def();
     def.backend = backend;
     def.schedule = o->schedule_every ? COL_SCHEDULE_EVERY : COL_SCHEDULE_TTC;
+    if (o->margin >= 0) def.broadphase_margin = o->margin;
     if (o->threads >= 0)
         def.worker_count = o->threads;
     if (o->pin_none)

@@ -52,6 +52,14 @@ static int reserve_keys(col_world *w, int need)
     return r;
 }
 
+static int reserve_fresh(col_world *w, int need)
+{
+    void *p = w->fresh;
+    int r = col_array_reserve(&w->alloc, &p, &w->fresh_cap, need, sizeof(int));
+    w->fresh = p;
+    return r;
+}
+
 static int pair_cmp(const col_pair *p, const col_pair *q)
 {
     if (p->a.index1 != q->a.index1) return p->a.index1 < q->a.index1 ? -1 : 1;
@@ -126,15 +134,17 @@ static bool filter_ok(const col_body_rec *a, const col_body_rec *b)
 #define COL_BOUNDS_MIN_RANGE 512
 #define COL_PAIRS_MIN_RANGE 64
 
-/* Per-record result bytes of the pair loop: PAIR_NEW on the way in (a slot acquired this
- * frame); on the way out a set of the other bits (HIT: colliding; SLEPT: put to sleep now,
- * to be queued; ASLEEP: skipped while asleep; WOKE: woken before its frame by a trip). */
-enum { PAIR_SKIP = 0, PAIR_HIT = 1, PAIR_NEW = 2, PAIR_SLEPT = 4, PAIR_ASLEEP = 8, PAIR_WOKE = 16 };
+/* Per-record result bytes of the pair loop, a set of bits: HIT: colliding; WANTS_SLOT: a
+ * candidate without a cache slot, to get one before the second pass; SLEPT: put to sleep
+ * now, to be queued; ASLEEP: skipped while asleep; WOKE: woken before its frame by a
+ * trip. */
+enum { PAIR_SKIP = 0, PAIR_HIT = 1, PAIR_WANTS_SLOT = 2, PAIR_SLEPT = 4, PAIR_ASLEEP = 8, PAIR_WOKE = 16 };
 
 typedef struct frame_ctx {
     col_world *w;
     col_bp_pair *rec;
     uint8_t *result;
+    const int *fresh; /* the second pass's records (slots taken this frame), in order */
     uint64_t frame;
     bool ttc; /* COL_SCHEDULE_TTC: separated pairs may sleep */
 } frame_ctx;
@@ -163,73 +173,98 @@ static void bounds_range(int begin, int end, col_worker_ctx *worker, void *ctx)
         double mu = col_motion_bound(&b->prev_xf, &b->xf, w->shapes[b->shape].hull.radius);
         b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, &tripped);
         if (tripped) b->tripped_frame = f->frame;
-        col_aabb box;
-        col_world_hull_aabb(&w->shapes[b->shape].hull, &b->xf, &box);
-        col_sap_move_concurrent(w->sap, s, &box);
+        /* The broad phase holds a fat box (I-COLLIDE's fixed-size cube plus a margin) and
+         * sees a move only when the tight box leaves it: turning never does, and a slow
+         * body moves its endpoints once in several frames instead of every frame. */
+        const col_hull *hull = &w->shapes[b->shape].hull;
+        col_world_hull_aabb(hull, &b->xf, &w->tight_boxes[s]);
+        if (!col_aabb_contains(&b->fat, &w->tight_boxes[s])) {
+            col_world_fat_aabb(hull, &b->xf, &w->tight_boxes[s], w->def.broadphase_margin, &b->fat);
+            col_sap_move_concurrent(w->sap, s, &b->fat);
+        }
     }
 }
 
-/* Step 4, records [begin, end): a record owns its cache slot and its result byte, and
- * the worker owns its scratch, so nothing here is shared. PAIR_NEW marks a slot the
- * calling thread acquired this frame, whose backend cache is initialised here. */
+/* Step 4 for record i, a candidate with a cache slot (fresh: taken this frame, its backend
+ * cache still to be initialised). A record owns its cache slot and its result byte, and
+ * the worker owns its scratch, so nothing here is shared. Returns the result bits. */
+static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col_bp_pair *r, bool fresh)
+{
+    const col_world *w = f->w;
+    const col_np_backend *be = w->backend;
+    const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
+    const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
+    col_pair_slot *slot = col_pair_cache_slot(w, r->user);
+    void *cache = col_pair_cache_backend_data(w, r->user);
+    uint8_t out = PAIR_SKIP;
+    if (fresh) be->cache_init(cache, ha, hb);
+    /* A sleeping pair is separated until its wake frame unless a body moved farther than
+     * the bound the pair was put to sleep with (a trip) since that test, in this frame or
+     * in one where the pair was not a candidate (lib/schedule.h). */
+    if (slot->asleep) {
+        if (A->tripped_frame <= slot->tested_frame && B->tripped_frame <= slot->tested_frame) return PAIR_ASLEEP;
+        slot->asleep = 0;
+        out |= PAIR_WOKE;
+    }
+    /* An answer from the previous frame still holds if neither pose changed. */
+    if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
+        col_np_result res;
+        col_np_query(be, w->shape_ops, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb, w->shapes[B->shape].np_data,
+                     &B->xf, &worker->scratch, &res);
+        slot->colliding = res.colliding ? 1 : 0;
+        worker->narrow_calls++;
+        /* Separated by a certified gap: no test until the two bodies, each moving at most
+         * its armed bound per frame, could have closed it (Lin's survey section 7.1,
+         * I-COLLIDE, Mirtich's Impulse). Colliding pairs, and pairs too close for one
+         * frame, are tested every frame. */
+        if (f->ttc && !res.colliding) {
+            double margin = col_sleep_margin(ha->radius, hb->radius, A->xf.p, B->xf.p);
+            uint32_t k = col_sleep_frames(res.gap, margin, A->motion_bound, B->motion_bound);
+            if (k > 0) {
+                slot->asleep = 1;
+                slot->wake_frame = f->frame + k + 1;
+                out |= PAIR_SLEPT;
+            }
+        }
+    }
+    slot->tested_frame = f->frame;
+    if (slot->colliding) out |= PAIR_HIT;
+    return out;
+}
+
+/* Whether a broad-phase record is a candidate this frame: tight boxes overlap (the broad
+ * phase holds fat ones; those count as the frame's broad-phase pairs), filters pass, not
+ * disabled. */
+static bool candidate(const col_world *w, const col_bp_pair *r, col_worker_ctx *worker)
+{
+    if (!col_aabb_overlap(&w->tight_boxes[r->a], &w->tight_boxes[r->b])) return false;
+    worker->box_pairs++;
+    if (!filter_ok(&w->bodies[r->a], &w->bodies[r->b])) return false;
+    return !(w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b));
+}
+
+/* Step 4, first pass, records [begin, end): candidates with a slot are tested; those
+ * without one are marked to get one. The tight boxes come first and from their own
+ * array: most records that fail, fail there, without touching bodies or slots. */
 static void pairs_range(int begin, int end, col_worker_ctx *worker, void *ctx)
 {
     const frame_ctx *f = ctx;
-    const col_world *w = f->w;
-    const col_np_backend *be = w->backend;
-    int calls = 0;
     for (int i = begin; i < end; i++) {
         const col_bp_pair *r = &f->rec[i];
         uint8_t out = PAIR_SKIP;
-        if (r->user != COL_PAIR_NO_USER) {
-            const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
-            if (filter_ok(A, B) && !(w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b))) {
-                const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
-                col_pair_slot *slot = col_pair_cache_slot(w, r->user);
-                void *cache = col_pair_cache_backend_data(w, r->user);
-                if (f->result[i] == PAIR_NEW) be->cache_init(cache, ha, hb);
-                /* A sleeping pair is separated until its wake frame unless a body moved
-                 * farther than the bound the pair was put to sleep with (a trip). */
-                if (slot->asleep) {
-                    if (A->tripped_frame != f->frame && B->tripped_frame != f->frame) {
-                        f->result[i] = PAIR_ASLEEP;
-                        continue;
-                    }
-                    slot->asleep = 0;
-                    out |= PAIR_WOKE;
-                }
-                /* An answer from the previous frame still holds if neither pose changed. */
-                if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
-                    col_np_result res;
-                    col_np_query(be, w->shape_ops, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb,
-                                 w->shapes[B->shape].np_data, &B->xf, &worker->scratch, &res);
-                    slot->colliding = res.colliding ? 1 : 0;
-                    calls++;
-                    /* Separated by a certified gap: no test until the two bodies, each
-                     * moving at most its armed bound per frame, could have closed it
-                     * (Lin's survey section 7.1, I-COLLIDE, Mirtich's Impulse). Colliding
-                     * pairs, and pairs too close for one frame, are tested every frame. */
-                    if (f->ttc && !res.colliding) {
-                        double margin = col_sleep_margin(ha->radius, hb->radius, A->xf.p, B->xf.p);
-                        uint32_t k = col_sleep_frames(res.gap, margin, A->motion_bound, B->motion_bound);
-                        if (k > 0) {
-                            slot->asleep = 1;
-                            slot->wake_frame = f->frame + k + 1;
-                            out |= PAIR_SLEPT;
-                        }
-                    }
-                }
-                slot->tested_frame = f->frame;
-                if (slot->colliding) out |= PAIR_HIT;
-            } else {
-                /* Filtered out or disabled: trips are not watched for it meanwhile, so
-                 * its sleep is void and it is tested when it comes back. */
-                col_pair_cache_slot(w, r->user)->asleep = 0;
-            }
-        }
+        if (candidate(f->w, r, worker)) out = r->user == COL_PAIR_NO_USER ? PAIR_WANTS_SLOT : test_record(f, worker, r, false);
         f->result[i] = out;
     }
-    worker->narrow_calls += calls;
+}
+
+/* Step 4, second pass, items [begin, end) of the fresh list. */
+static void fresh_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+{
+    const frame_ctx *f = ctx;
+    for (int k = begin; k < end; k++) {
+        int i = f->fresh[k];
+        f->result[i] = test_record(f, worker, &f->rec[i], true);
+    }
 }
 
 col_status col_world_update(col_world *world)
@@ -237,7 +272,7 @@ col_status col_world_update(col_world *world)
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
     col_world *w = world;
     uint64_t calls_before = w->alloc.calls;
-    frame_ctx fc = {w, NULL, NULL, w->frame + 1, w->def.schedule == COL_SCHEDULE_TTC};
+    frame_ctx fc = {.w = w, .frame = w->frame + 1, .ttc = w->def.schedule == COL_SCHEDULE_TTC};
 
     /* 1. bounds of moved bodies, in parallel: each body writes its own record and its own
      * broad-phase proxy (col_sap_move_concurrent). */
@@ -259,38 +294,39 @@ col_status col_world_update(col_world *world)
         reserve_pairs(w, &w->pairs[next], &w->pair_cap[next], nrec) != 0 ||
         reserve_pairs(w, &w->began, &w->began_cap, nrec) != 0 ||
         reserve_pairs(w, &w->ended, &w->ended_cap, w->pair_count[w->cur]) != 0 ||
-        reserve_keys(w, 2 * nrec) != 0 ||
+        reserve_keys(w, 2 * nrec) != 0 || reserve_fresh(w, nrec) != 0 ||
         col_toc_heap_reserve(&w->sleep_queue, &w->alloc, w->slot_cap) != 0)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d pairs", nrec);
     /* 3b. inter-frame candidates and their reservations (lib/interframe.c), on request */
     if (w->def.report_interframe && col_interframe_prepare(w) != COL_OK)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for inter-frame pairs");
 
-    /* 4. pair loop. First, on this thread, in record order: slots for the pairs that
-     * reach the narrow phase for the first time (the free list is shared state, and
-     * taking slots in record order makes every slot number independent of the worker
-     * count). Then the records in parallel, then the hits gathered in record order. */
+    /* 4. pair loop. A parallel pass tests the candidates that have a cache slot and marks
+     * those that need one; this thread then hands out slots in record order (the free
+     * list is shared state, and record order makes every slot number independent of the
+     * worker count); a second parallel pass tests those. */
     uint64_t frame = fc.frame;
     /* Sleeping pairs whose frame has come are tested again (the time-to-collision queue). */
     uint32_t due;
     while (col_toc_heap_pop_due(&w->sleep_queue, frame, &due)) col_pair_cache_slot(w, due)->asleep = 0;
     uint8_t *result = w->pair_result;
-    if (nrec > 0) memset(result, PAIR_SKIP, (size_t)nrec);
-    for (int i = 0; i < nrec; i++) {
-        col_bp_pair *r = &rec[i];
-        if (r->user != COL_PAIR_NO_USER) continue;
-        const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
-        if (!filter_ok(A, B)) continue;
-        if (w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b)) continue;
-        r->user = col_pair_cache_acquire(w);
-        result[i] = PAIR_NEW;
-    }
-    for (int k = 0; k < w->worker_count; k++) w->workers[k].narrow_calls = 0;
+    for (int k = 0; k < w->worker_count; k++) w->workers[k].narrow_calls = w->workers[k].box_pairs = 0;
     fc.rec = rec;
     fc.result = result;
+    fc.fresh = w->fresh;
     col_parallel_for(w, pairs_range, nrec, COL_PAIRS_MIN_RANGE, &fc);
-    int calls = 0;
-    for (int k = 0; k < w->worker_count; k++) calls += w->workers[k].narrow_calls;
+    int nfresh = 0;
+    for (int i = 0; i < nrec; i++) {
+        if (result[i] != PAIR_WANTS_SLOT) continue;
+        rec[i].user = col_pair_cache_acquire(w);
+        w->fresh[nfresh++] = i;
+    }
+    col_parallel_for(w, fresh_range, nfresh, COL_PAIRS_MIN_RANGE, &fc);
+    int calls = 0, box_pairs = 0;
+    for (int k = 0; k < w->worker_count; k++) {
+        calls += w->workers[k].narrow_calls;
+        box_pairs += w->workers[k].box_pairs;
+    }
     col_pair *out = w->pairs[next];
     int nout = 0, sleeping = 0, woken = 0, bits = slot_bits(w);
     uint64_t *keys = w->pair_keys;
@@ -335,7 +371,7 @@ col_status col_world_update(col_world *world)
     w->frame = frame;
 
     col_counters *c = &w->counters;
-    c->broadphase_pairs = nrec;
+    c->broadphase_pairs = box_pairs;
     c->narrow_calls = calls;
     c->sleeping_pairs = sleeping;
     c->woken_early = woken;

@@ -27,6 +27,7 @@ typedef struct col_worker_ctx {
     int index;                 /* this worker's index, stable for the world's life */
     col_np_scratch scratch;    /* narrow-phase scratch, sized for any pair of shapes */
     int narrow_calls;          /* narrow-phase queries of the current step */
+    int box_pairs;             /* broad-phase records whose tight boxes overlap, this step */
     int first_bad;             /* batch pose calls: lowest failing item seen, or INT_MAX */
     col_range_job *job;        /* the job a task of the app's task system runs */
 } col_worker_ctx;

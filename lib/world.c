@@ -21,6 +21,7 @@ col_world_def col_default_world_def(void)
     def.pinning = COL_PIN_CORES;
     def.body_capacity = 0;
     def.quaternion_tolerance = 1e-6;
+    def.broadphase_margin = 0.0;
     def.internal_cookie = COL_DEF_COOKIE;
     return def;
 }
@@ -51,7 +52,8 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     if (def->internal_cookie != COL_DEF_COOKIE) return COL_ERR_DEF_UNINITIALIZED;
     if (col_np_backend_get(def->backend) == NULL || def->worker_count < 0 ||
         (def->schedule != COL_SCHEDULE_TTC && def->schedule != COL_SCHEDULE_EVERY) ||
-        !(def->quaternion_tolerance >= 0 && def->quaternion_tolerance < 0.5))
+        !(def->quaternion_tolerance >= 0 && def->quaternion_tolerance < 0.5) ||
+        !(def->broadphase_margin >= 0 && def->broadphase_margin <= 10))
         return COL_ERR_INVALID_ARGUMENT;
     /* Workers: the count, the task callbacks (both or neither) and the pinning policy. */
     if (def->worker_count > COL_MAX_WORKERS || (def->enqueue_task == NULL) != (def->finish_task == NULL) ||
@@ -116,6 +118,7 @@ void col_world_destroy(col_world *world)
     col_free_bytes(&w->alloc, w->shapes, (size_t)w->shape_cap * sizeof(col_shape_rec));
     col_free_bytes(&w->alloc, w->bodies, (size_t)w->body_cap * sizeof(col_body_rec));
     col_free_bytes(&w->alloc, w->dirty_list, (size_t)w->body_cap * sizeof(uint32_t));
+    col_free_bytes(&w->alloc, w->tight_boxes, (size_t)w->body_cap * sizeof(col_aabb));
     col_id_pool_destroy(&w->shape_ids, &w->alloc);
     col_id_pool_destroy(&w->body_ids, &w->alloc);
     col_pair_cache_destroy(w);
@@ -126,6 +129,7 @@ void col_world_destroy(col_world *world)
     col_free_bytes(&w->alloc, w->began, (size_t)w->began_cap * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->ended, (size_t)w->ended_cap * sizeof(col_pair));
     col_free_bytes(&w->alloc, w->pair_result, (size_t)w->pair_result_cap);
+    col_free_bytes(&w->alloc, w->fresh, (size_t)w->fresh_cap * sizeof(int));
     col_free_bytes(&w->alloc, w->pose_batch, (size_t)w->pose_batch_cap * sizeof(col_transform));
     col_free_bytes(&w->alloc, w->pair_keys, (size_t)w->pair_keys_cap * sizeof(uint64_t));
     alloc = w->alloc;
@@ -249,6 +253,19 @@ void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, col_aabb *ou
     }
     out->min = col_v3(lo[0], lo[1], lo[2]);
     out->max = col_v3(hi[0], hi[1], hi[2]);
+}
+
+void col_world_fat_aabb(const col_hull *hull, const col_xform *xf, const col_aabb *tight, double margin,
+                        col_aabb *out)
+{
+    col_vec3 mid = col_scale(col_add(hull->aabb_min, hull->aabb_max), 0.5);
+    col_vec3 half = col_scale(col_sub(hull->aabb_max, hull->aabb_min), 0.5);
+    col_vec3 c = col_xform_point(xf, mid);
+    /* The local box turned any way stays in the ball of its half diagonal about its
+     * centre: the cube of that ball does not change as the body turns. */
+    double h = sqrt(col_dot(half, half)) * (1.0 + margin);
+    out->min = col_v3(fmin(c.x - h, tight->min.x), fmin(c.y - h, tight->min.y), fmin(c.z - h, tight->min.z));
+    out->max = col_v3(fmax(c.x + h, tight->max.x), fmax(c.y + h, tight->max.y), fmax(c.z + h, tight->max.z));
 }
 
 /* FNV-1a over the bytes of a value. */

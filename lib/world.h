@@ -12,13 +12,13 @@
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
 #include "lib/core/id_pool.h"
+#include "broadphase/sap.h"
 #include "broadphase/toc_heap.h"
 #include "lib/core/vec.h"
 #include "lib/parallel.h"
 #include "narrowphase/backend.h"
 
 struct col_sap;
-struct col_aabb;
 
 #define COL_DEF_COOKIE 0x636f6c31 /* "col1": a def filled by its default function */
 
@@ -39,6 +39,9 @@ typedef struct col_body_rec {
      * update in which it moved farther than its bound (its sleeping pairs are re-tested) */
     double motion_bound, motion_bound_prev;
     uint64_t tripped_frame;
+    /* the box the broad phase holds, refitted only when the tight box (tight_boxes[slot])
+     * leaves it (lib/frame.c, step 1) */
+    col_aabb fat;
     void *user_data;
     uint32_t shape;       /* shape slot */
     uint32_t group, mask;
@@ -68,6 +71,7 @@ struct col_world {
     col_id_pool body_ids;
     col_body_rec *bodies;
     uint32_t *dirty_list; /* bodies whose pose changed since the last update */
+    col_aabb *tight_boxes; /* per body slot: its hull's box at xf (the pair loop's first test) */
     int body_cap;         /* size of bodies[] and dirty_list[] */
     int dirty_count;
     int static_count;
@@ -100,8 +104,10 @@ struct col_world {
     int worker_count;
     struct col_thread_pool *pool;
 
-    /* frame scratch (frame.c): one result byte per record */
+    /* frame scratch (frame.c): one result byte per record, the records given slots */
     uint8_t *pair_result;
+    int *fresh;
+    int fresh_cap;
     int pair_result_cap;
     /* batch pose calls (body_poses.c): the checked poses, kept across calls */
     col_transform *pose_batch;
@@ -148,8 +154,25 @@ col_status col_world_reserve_scratch(col_world *world, size_t size);
 /* Bounding box of a hull at a pose: |R| times the local box half extents about the
  * rotated local box centre, widened outward by a relative 1e-12 so that every world
  * vertex R v + p as the narrow phase computes it lies inside despite rounding. */
-struct col_aabb;
-void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, struct col_aabb *out);
+void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, col_aabb *out);
+
+/* The box a body holds in the broad phase (I-COLLIDE's fixed-size bounding cube, grown
+ * by a margin): the cube of the ball that holds the hull's local box in any orientation,
+ * its side widened by the fraction margin, joined with the tight box. */
+void col_world_fat_aabb(const col_hull *hull, const col_xform *xf, const col_aabb *tight, double margin,
+                        col_aabb *out);
+
+static inline bool col_aabb_overlap(const col_aabb *a, const col_aabb *b)
+{
+    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y &&
+           a->min.z <= b->max.z && b->min.z <= a->max.z;
+}
+
+static inline bool col_aabb_contains(const col_aabb *outer, const col_aabb *inner)
+{
+    return outer->min.x <= inner->min.x && outer->min.y <= inner->min.y && outer->min.z <= inner->min.z &&
+           inner->max.x <= outer->max.x && inner->max.y <= outer->max.y && inner->max.z <= outer->max.z;
+}
 
 /* Per-pair cache slots (pair_cache.c). */
 int col_pair_cache_reserve(col_world *world, int count);

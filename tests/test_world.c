@@ -116,6 +116,13 @@ static void test_zeroed_defs_rejected(void **state)
     bad = col_default_world_def();
     bad.backend = COL_BACKEND_COUNT;
     assert_int_equal(col_world_create(&bad, &w), COL_ERR_INVALID_ARGUMENT);
+    const double bad_margins[] = {-0.1, NAN, INFINITY, 10.5};
+    for (int k = 0; k < 4; k++) {
+        bad = col_default_world_def();
+        bad.broadphase_margin = bad_margins[k];
+        assert_int_equal(col_world_create(&bad, &w), COL_ERR_INVALID_ARGUMENT);
+        assert_null(w);
+    }
 
     w = new_world();
     col_shape_id s = make_box(w, 1, 1, 1);
@@ -509,11 +516,16 @@ static void test_out_of_memory_every_n(void **state)
 
 /* ---- the frame pipeline against brute force ---- */
 
-static void test_world_matches_brute_force(void **state)
+/* margin: col_world_def.broadphase_margin; a large one keeps many pairs of fat boxes
+ * whose tight boxes do not overlap, and moves proxies rarely. */
+static void world_matches_brute_force(double margin)
 {
-    (void)state;
     seed(2026);
-    col_world *w = new_world();
+    print_message("broadphase_margin %g\n", margin);
+    col_world_def def = col_default_world_def();
+    def.broadphase_margin = margin;
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
     col_shape_id shapes[6];
     shapes[0] = make_blob(w, 30, 1, 0.6, 0.4);
     shapes[1] = make_blob(w, 20, 1, 0.12, 0.12);
@@ -589,6 +601,14 @@ static void test_world_matches_brute_force(void **state)
     assert_true(total > frames); /* the scene is dense enough to mean something */
     (void)hits;
     col_world_destroy(w);
+}
+
+static void test_world_matches_brute_force(void **state)
+{
+    (void)state;
+    world_matches_brute_force(0.0);
+    world_matches_brute_force(0.5);
+    world_matches_brute_force(4.0);
 }
 
 int main(void)

@@ -85,6 +85,11 @@ typedef struct col_world_def {
     void *user_task_ctx;          /* passed to both callbacks as user_ctx */
     uint32_t body_capacity;       /* expected bodies, to size arrays up front (a hint) */
     double quaternion_tolerance;  /* accepted | |q| - 1 |; within it q is renormalised */
+    double broadphase_margin;     /* the broad phase keeps, per body, the cube that holds its
+                                     shape in any orientation, its half side widened by this
+                                     fraction, and moves it only when the body's box leaves
+                                     it: larger moves it less often but pairs more bodies.
+                                     In [0, 10]; default 0 */
     bool report_interframe;       /* also report the pairs that may have touched BETWEEN
                                      updates (col_pair_events.interframe); default false */
     int internal_cookie;          /* set by col_default_world_def(); do not touch */
