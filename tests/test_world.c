@@ -611,6 +611,54 @@ static void test_world_matches_brute_force(void **state)
     world_matches_brute_force(4.0);
 }
 
+/* A pair that sleeps, leaves the candidates (its tight boxes part, its fat boxes still
+ * overlap, so the broad phase keeps it), and comes back after a trip of one body that
+ * happened while it was out: the trip must wake it. Two unit boxes turned 45 degrees
+ * about z: their boxes overlap, the hulls are 0.84 apart along the diagonal. B moves
+ * 1e-3 a frame (the pair sleeps for hundreds of frames), jumps to (5, 5) (a trip, tight
+ * boxes apart), steps to (4, 4) (within its new bound) and comes back onto A (also within
+ * it): only the trip at the jump says that the sleep is void. */
+static void test_sleep_void_after_trip_out_of_candidates(void **state)
+{
+    (void)state;
+    col_world_def def = col_default_world_def();
+    def.broadphase_margin = 4.0; /* fat cubes of half side 0.866 * 5: still overlapping at (5, 5) */
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    col_shape_id s = make_box(w, 0.5, 0.5, 0.5);
+    col_transform pa = at(0, 0, 0), pb = at(1.3, 1.3, 0);
+    pa.q = pb.q = (col_quat){0, 0, sin(M_PI / 8), cos(M_PI / 8)};
+    col_body_id a = add_body(w, s, pa, false), b = add_body(w, s, pb, false);
+    col_counters c;
+    for (int f = 1; f <= 3; f++) {
+        pb.p.x += 1e-3;
+        assert_int_equal(col_body_set_pose(w, b, pb), COL_OK);
+        assert_int_equal(col_world_update(w), COL_OK);
+        assert_int_equal(col_world_get_pair_events(w).pair_count, 0);
+    }
+    assert_int_equal(col_world_get_counters(w, &c), COL_OK);
+    assert_int_equal(c.broadphase_pairs, 1);
+    assert_int_equal(c.sleeping_pairs, 1); /* asleep, as the scenario needs */
+    const double path[3][2] = {{5, 5}, {4, 4}, {0.3, 0.3}};
+    for (int k = 0; k < 3; k++) {
+        pb.p.x = path[k][0];
+        pb.p.y = path[k][1];
+        assert_int_equal(col_body_set_pose(w, b, pb), COL_OK);
+        assert_int_equal(col_world_update(w), COL_OK);
+        assert_int_equal(col_world_get_counters(w, &c), COL_OK);
+        col_pair_events ev = col_world_get_pair_events(w);
+        if (k < 2) {
+            assert_int_equal(c.broadphase_pairs, 0); /* out of the candidates */
+            assert_int_equal(ev.pair_count, 0);
+        } else {
+            assert_int_equal(c.broadphase_pairs, 1);
+            assert_int_equal(ev.pair_count, 1);
+            assert_true(col_body_id_equals(ev.pairs[0].a, a) && col_body_id_equals(ev.pairs[0].b, b));
+        }
+    }
+    col_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -622,6 +670,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_after_warmup),
         cmocka_unit_test(test_out_of_memory_every_n),
         cmocka_unit_test(test_world_matches_brute_force),
+        cmocka_unit_test(test_sleep_void_after_trip_out_of_candidates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
