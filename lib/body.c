@@ -26,7 +26,7 @@ static col_status grow_bodies(col_world *w)
     size_t n = (size_t)w->body_ids.capacity, old = (size_t)w->body_cap;
     col_body_rec *b = col_alloc_zeroed(&w->alloc, n, sizeof *b);
     uint32_t *d = col_alloc_bytes(&w->alloc, n * sizeof *d);
-    col_aabb *t = col_alloc_zeroed(&w->alloc, n, sizeof *t);
+    col_body_hot *t = col_alloc_zeroed(&w->alloc, n, sizeof *t);
     if (b == NULL || d == NULL || t == NULL) {
         col_free_bytes(&w->alloc, b, n * sizeof *b);
         col_free_bytes(&w->alloc, d, n * sizeof *d);
@@ -36,14 +36,14 @@ static col_status grow_bodies(col_world *w)
     if (old > 0) {
         memcpy(b, w->bodies, old * sizeof *b);
         memcpy(d, w->dirty_list, (size_t)w->dirty_count * sizeof *d);
-        memcpy(t, w->tight_boxes, old * sizeof *t);
+        memcpy(t, w->hot, old * sizeof *t);
     }
     col_free_bytes(&w->alloc, w->bodies, old * sizeof *b);
     col_free_bytes(&w->alloc, w->dirty_list, old * sizeof *d);
-    col_free_bytes(&w->alloc, w->tight_boxes, old * sizeof *t);
+    col_free_bytes(&w->alloc, w->hot, old * sizeof *t);
     w->bodies = b;
     w->dirty_list = d;
-    w->tight_boxes = t;
+    w->hot = t;
     w->body_cap = (int)n;
     return COL_OK;
 }
@@ -78,7 +78,9 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     b->group = def->filter_group;
     b->mask = def->filter_mask;
     b->is_static = def->is_static ? 1 : 0;
-    col_aabb *tight = &world->tight_boxes[slot];
+    world->hot[slot].group = def->filter_group;
+    world->hot[slot].mask = def->filter_mask;
+    col_aabb *tight = &world->hot[slot].box;
     col_world_hull_aabb(&world->shapes[shape].hull, &b->xf, tight);
     col_world_fat_aabb(&world->shapes[shape].hull, &b->xf, tight, world->def.broadphase_margin, &b->fat);
     if (col_sap_insert(world->sap, (uint32_t)slot, &b->fat, def->is_static) != 0) {

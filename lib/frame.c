@@ -123,16 +123,12 @@ static int pair_cmp_full(const col_pair *p, const col_pair *q)
     return 0;
 }
 
-static bool filter_ok(const col_body_rec *a, const col_body_rec *b)
-{
-    return (a->group & b->mask) != 0 && (b->group & a->mask) != 0;
-}
-
 /* Work items below which a step stays on the calling thread, and the smallest block a
  * worker claims: waking a worker costs microseconds, a box refresh tens of nanoseconds
  * and a narrow-phase query about a microsecond. */
 #define COL_BOUNDS_MIN_RANGE 512
 #define COL_PAIRS_MIN_RANGE 64
+#define COL_PAIRS_PREFETCH 8
 
 /* Per-record result bytes of the pair loop, a set of bits: HIT: colliding; WANTS_SLOT: a
  * candidate without a cache slot, to get one before the second pass; SLEPT: put to sleep
@@ -177,9 +173,9 @@ static void bounds_range(int begin, int end, col_worker_ctx *worker, void *ctx)
          * sees a move only when the tight box leaves it: turning never does, and a slow
          * body moves its endpoints once in several frames instead of every frame. */
         const col_hull *hull = &w->shapes[b->shape].hull;
-        col_world_hull_aabb(hull, &b->xf, &w->tight_boxes[s]);
-        if (!col_aabb_contains(&b->fat, &w->tight_boxes[s])) {
-            col_world_fat_aabb(hull, &b->xf, &w->tight_boxes[s], w->def.broadphase_margin, &b->fat);
+        col_world_hull_aabb(hull, &b->xf, &w->hot[s].box);
+        if (!col_aabb_contains(&b->fat, &w->hot[s].box)) {
+            col_world_fat_aabb(hull, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &b->fat);
             col_sap_move_concurrent(w->sap, s, &b->fat);
         }
     }
@@ -237,9 +233,10 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
  * disabled. */
 static bool candidate(const col_world *w, const col_bp_pair *r, col_worker_ctx *worker)
 {
-    if (!col_aabb_overlap(&w->tight_boxes[r->a], &w->tight_boxes[r->b])) return false;
+    const col_body_hot *a = &w->hot[r->a], *b = &w->hot[r->b];
+    if (!col_aabb_overlap(&a->box, &b->box)) return false;
     worker->box_pairs++;
-    if (!filter_ok(&w->bodies[r->a], &w->bodies[r->b])) return false;
+    if ((a->group & b->mask) == 0 || (b->group & a->mask) == 0) return false;
     return !(w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b));
 }
 
@@ -249,7 +246,13 @@ static bool candidate(const col_world *w, const col_bp_pair *r, col_worker_ctx *
 static void pairs_range(int begin, int end, col_worker_ctx *worker, void *ctx)
 {
     const frame_ctx *f = ctx;
+    const col_body_hot *hot = f->w->hot;
     for (int i = begin; i < end; i++) {
+        /* The records name bodies in no order: ask for the boxes a few records ahead. */
+        if (i + COL_PAIRS_PREFETCH < end) {
+            __builtin_prefetch(&hot[f->rec[i + COL_PAIRS_PREFETCH].a]);
+            __builtin_prefetch(&hot[f->rec[i + COL_PAIRS_PREFETCH].b]);
+        }
         const col_bp_pair *r = &f->rec[i];
         uint8_t out = PAIR_SKIP;
         if (candidate(f->w, r, worker)) out = r->user == COL_PAIR_NO_USER ? PAIR_WANTS_SLOT : test_record(f, worker, r, false);

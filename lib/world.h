@@ -39,7 +39,7 @@ typedef struct col_body_rec {
      * update in which it moved farther than its bound (its sleeping pairs are re-tested) */
     double motion_bound, motion_bound_prev;
     uint64_t tripped_frame;
-    /* the box the broad phase holds, refitted only when the tight box (tight_boxes[slot])
+    /* the box the broad phase holds, refitted only when the tight box (hot[slot].box)
      * leaves it (lib/frame.c, step 1) */
     col_aabb fat;
     void *user_data;
@@ -49,6 +49,14 @@ typedef struct col_body_rec {
     uint8_t dirty;        /* in the dirty list: pose set since the last update */
     int disabled_count;   /* entries of this body in the disabled-pair list */
 } col_body_rec;
+
+/* What the pair loop reads of both bodies of every broad-phase record, in its own array:
+ * most records fail here (their fat boxes overlap, their tight boxes do not), and a
+ * 56-byte entry is one cache miss where the body record would be several. */
+typedef struct col_body_hot {
+    col_aabb box;         /* the hull's box at xf */
+    uint32_t group, mask; /* copies of the body's filter bits */
+} col_body_hot;
 
 /* Header of a per-pair cache slot; the backend's cache follows at slot_header_size. */
 typedef struct col_pair_slot {
@@ -71,7 +79,7 @@ struct col_world {
     col_id_pool body_ids;
     col_body_rec *bodies;
     uint32_t *dirty_list; /* bodies whose pose changed since the last update */
-    col_aabb *tight_boxes; /* per body slot: its hull's box at xf (the pair loop's first test) */
+    col_body_hot *hot;    /* per body slot: what the pair loop tests first */
     int body_cap;         /* size of bodies[] and dirty_list[] */
     int dirty_count;
     int static_count;
