@@ -193,7 +193,12 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
     col_pair_slot *slot = col_pair_cache_slot(w, r->user);
     void *cache = col_pair_cache_backend_data(w, r->user);
     uint8_t out = PAIR_SKIP;
-    if (fresh) be->cache_init(cache, ha, hb);
+    /* A pair back among the candidates after frames out of them starts over, as a new
+     * pair would: its cached coherence data (a separating axis, closest features) is from
+     * poses long gone, and measured on cw500 a fresh start certifies larger gaps (the
+     * pair sleeps longer: 62 242 narrow calls instead of 65 688 with sepvec). */
+    if (fresh || slot->seen_frame + 1 < f->frame) be->cache_init(cache, ha, hb);
+    slot->seen_frame = f->frame;
     /* A sleeping pair is separated until its wake frame unless a body moved farther than
      * the bound the pair was put to sleep with (a trip) since that test, in this frame or
      * in one where the pair was not a candidate (lib/schedule.h). */

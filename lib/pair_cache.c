@@ -42,6 +42,7 @@ uint32_t col_pair_cache_acquire(col_world *w)
     h->colliding = 0;
     h->asleep = 0;
     h->wake_frame = 0;
+    h->seen_frame = 0;
     return s;
 }
 

@@ -62,6 +62,7 @@ typedef struct col_body_hot {
 typedef struct col_pair_slot {
     uint64_t tested_frame; /* frame of the last narrow-phase answer, 0: never */
     uint64_t wake_frame;   /* when asleep: the frame it is due again (its key in sleep_queue) */
+    uint64_t seen_frame;   /* last frame it was a candidate (its tight boxes overlapped) */
     uint8_t colliding;     /* that answer */
     uint8_t asleep;        /* certified separated until wake_frame: not tested before */
 } col_pair_slot;
