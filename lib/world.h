@@ -39,6 +39,9 @@ typedef struct col_body_rec {
      * update in which it moved farther than its bound (its sleeping pairs are re-tested) */
     double motion_bound, motion_bound_prev;
     uint64_t tripped_frame;
+    /* the app's declared top speeds per update (length units, radians), or both
+     * COL_SPEED_UNDECLARED; they floor motion_bound (col_motion_declared) */
+    double max_linear_speed, max_angular_speed;
     void *user_data;
     uint32_t shape;       /* shape slot */
     uint32_t group, mask;

@@ -183,12 +183,12 @@ static void test_rearm(void **state)
 {
     (void)state;
     bool tripped = true;
-    double m = col_motion_rearm(0.0, 0.0, &tripped);
+    double m = col_motion_rearm(0.0, 0.0, 0.0, &tripped);
     assert_false(tripped);
     assert_true(m == 0.0);
-    m = col_motion_rearm(0.0, 1e-300, &tripped); /* any motion beyond a zero bound trips */
+    m = col_motion_rearm(0.0, 1e-300, 0.0, &tripped); /* any motion beyond a zero bound trips */
     assert_true(tripped);
-    m = col_motion_rearm(1.0, 2.0, &tripped);
+    m = col_motion_rearm(1.0, 2.0, 0.0, &tripped);
     assert_true(tripped);
     assert_true(m >= 2.0);
     /* without a trip it never grows, and never drops below mu */
@@ -196,13 +196,13 @@ static void test_rearm(void **state)
     double bound = 1.0;
     for (int t = 0; t < 10000; t++) {
         double mu = urange(0, 1.2) * bound;
-        double next = col_motion_rearm(bound, mu, &tripped);
+        double next = col_motion_rearm(bound, mu, 0.0, &tripped);
         assert_int_equal(tripped, mu > bound);
         if (!tripped) assert_true(next <= bound);
         assert_true(next >= mu);
         bound = next;
     }
-    m = col_motion_rearm(1.0, NAN, &tripped);
+    m = col_motion_rearm(1.0, NAN, 0.0, &tripped);
     assert_true(tripped);
 }
 
