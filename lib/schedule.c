@@ -63,9 +63,11 @@ double col_motion_rearm(double bound_prev, double mu, double declared, bool *tri
         return declared > m ? declared : m;
     }
     *tripped = false;
-    double low = mu * COL_MOTION_HEADROOM, decayed = bound_prev * COL_MOTION_DECAY;
+    /* The headroom over mu keeps a body whose speed wavers from tripping at every small
+     * speed-up; a declared bound that covers the motion already does that, so the headroom
+     * is only for motion beyond it (with none declared, for all motion, as before). */
+    double low = mu > declared ? mu * COL_MOTION_HEADROOM : declared, decayed = bound_prev * COL_MOTION_DECAY;
     double m = low > decayed ? low : decayed;
-    if (declared > m) m = declared;
     /* Without a trip m never grows, not even to a declared bound above it (its coordinate
      * term grows with |p|): lib/body.c arms a trip when the app raises the speeds. */
     return m < bound_prev ? m : bound_prev;

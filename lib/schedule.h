@@ -32,7 +32,8 @@
 #define COL_SLEEP_MAX_FRAMES (1u << 24)
 
 /* Headroom of the armed bound: after a trip m = COL_MOTION_TRIP_GROWTH * mu; otherwise m
- * decays by COL_MOTION_DECAY per moved frame, never below COL_MOTION_HEADROOM * mu. */
+ * decays by COL_MOTION_DECAY per moved frame, never below COL_MOTION_HEADROOM * mu (or,
+ * while mu is within the declared bound D, never below D). */
 #define COL_MOTION_TRIP_GROWTH 1.25
 #define COL_MOTION_HEADROOM 1.0625
 #define COL_MOTION_DECAY 0.96875

@@ -223,6 +223,17 @@ static void test_rearm(void **state)
         else assert_true(next <= bound && next >= (d < bound ? d : bound) && next >= mu);
         bound = next > 1e-3 ? next : 1.0;
     }
+    /* motion within the declared bound: m decays to the bound itself, no headroom over mu */
+    bound = 1.0;
+    for (int t = 0; t < 200; t++) {
+        bound = col_motion_rearm(bound, 0.5, 0.5, &tripped);
+        assert_false(tripped);
+    }
+    assert_true(bound == 0.5);
+    assert_true(col_motion_rearm(bound, 0.5, 0.0, &tripped) == 0.5); /* none declared: capped */
+    m = col_motion_rearm(0.6, 0.5, 0.0, &tripped);
+    assert_true(m == 0.6 * COL_MOTION_DECAY || m == 0.5 * COL_MOTION_HEADROOM);
+    assert_true(m >= 0.5 * COL_MOTION_HEADROOM);
     m = col_motion_rearm(0.5, 0.1, 0.75, &tripped); /* a declared bound above m: no growth */
     assert_false(tripped);
     assert_true(m == 0.5);
