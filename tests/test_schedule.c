@@ -264,7 +264,8 @@ static void test_declared_bound(void **state)
         if (kind == 1) angle = pow(10.0, urange(-9, -3));
         if (kind == 2) angle = urange(0, 1);
         if (kind == 3) angle = urange(2, M_PI);
-        if (kind != 0 && kind != 4) tb.q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), angle)), ta.q));
+        if (kind != 0 && kind != 4)
+            tb.q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), angle)), ta.q));
         if (kind != 4 || chance(0.5)) tb.p = col_add(ta.p, col_scale(random_dir(), radius * pow(10.0, urange(-8, 1))));
         /* the distance as declared: the exact one between the two double positions */
         long double dx = (long double)tb.p.x - ta.p.x, dy = (long double)tb.p.y - ta.p.y,
