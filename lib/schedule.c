@@ -53,10 +53,11 @@ double col_motion_declared(double linear, double angular, double radius, double 
 
 double col_motion_rearm(double bound_prev, double mu, double declared, bool *tripped)
 {
-    /* The bound grows only here, when the body moved more than it promised; the world
-     * then re-tests every sleeping pair of the body in this frame, so no pair sleeps on a
-     * bound smaller than the one in force. (Written so that a NaN mu trips and stays NaN.)
-     * The declared bound is a floor: a body keeping its declared speeds never trips. */
+    /* The bound grows only at a trip: here, when the body moved farther than m allowed (the
+     * world then re-tests every sleeping pair of the body in this frame), or when the app
+     * raises its declared speeds (lib/body.c arms a trip for the next update). So no pair
+     * sleeps on a bound smaller than the one in force. (Written so that a NaN mu trips and
+     * stays NaN.) The declared bound is a floor: a body keeping its speeds never trips. */
     if (!(mu <= bound_prev)) {
         *tripped = true;
         double m = mu * COL_MOTION_TRIP_GROWTH;

@@ -12,7 +12,7 @@
  *   = 2 sin(theta/2), the exact chord), every rounding covered upward;
  * - col_motion_declared: the bound D = v + r min(omega, 2) that the app's declared top
  *   speeds (col_body_def.max_linear_speed, max_angular_speed) give, rounded up like mu;
- * - col_motion_rearm: the per-frame bound m a body is armed with, never below D. It may only
+ * - col_motion_rearm: the per-frame bound m a body is armed with, floored by D. It may only
  *   grow when the body moved more than m (a "trip", which wakes all of the body's sleeping
  *   pairs), so m never exceeds the bound any sleeping pair of the body was put to sleep with
  *   (raising the declared speeds of a body arms a trip too: lib/body.c);
