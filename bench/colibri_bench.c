@@ -5,12 +5,15 @@
  *
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
- *                 [--schedule every|ttc]
+ *                 [--schedule every|ttc] [--declared-speeds]
  *   colibri-bench --topology [--threads N]
  *
  * Normal run: per frame, set every body's pose, col_world_update, read the pair list.
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
  * phase and no world update: the all-pairs reference the normal run must agree with.
+ * --declared-speeds: each body is created with max_linear_speed = |v| and max_angular_speed
+ * = |w| of its scene record (the triangle wave moves it by at most |v| per frame, the walls
+ * only shorten that, and it turns by |w|), so it keeps its promise and never trips.
  * --topology: prints the machine as hwloc sees it and where a pool of N workers (default:
  * one per physical core) would be pinned, then exits (docs/threads.md shows it).
  * Exit status: 0 ok, 1 bad scene or a Colibri error, 2 bad command line or unreadable file. */
@@ -49,6 +52,7 @@ typedef struct options {
     bool pin_none;            /* --pin none: COL_PIN_NONE instead of the default */
     bool schedule_every;      /* --schedule every: COL_SCHEDULE_EVERY instead of the default */
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
+    bool declared_speeds;     /* --declared-speeds: bodies declare the scene's |v| and |w| */
 } options;
 
 typedef struct scene_pair {
@@ -70,13 +74,14 @@ typedef struct results {
     double setup_ms;
     int workers;             /* the world's resolved worker count */
     const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
+    const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
 } results;
 
 static void usage(FILE *out)
 {
     fprintf(out,
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
-            "                     [--frames N]\n"
+            "                     [--frames N] [--schedule every|ttc] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--brute] [--name NAME]\n"
             "       " PROG " --topology [--threads N]\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -89,6 +94,7 @@ static void usage(FILE *out)
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
             "                   queue; 'every': every moved pair is tested at every frame\n"
             "  --margin X       col_world_def.broadphase_margin (default: the world's)\n"
+            "  --declared-speeds bodies declare the scene's |v| and |w| as their top speeds\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n");
 }
 
@@ -135,6 +141,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (strcmp(a, "--topology") == 0) {
             o->topology = true;
+            continue;
+        }
+        if (strcmp(a, "--declared-speeds") == 0) {
+            o->declared_speeds = true;
             continue;
         }
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
@@ -347,7 +357,6 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
     return true;
 }
 
-/* Normal run: bodies in a world, one col_world_update per frame. */
 /* A frame's poses for col_body_set_poses_fn: bench_scene_pose reads the scene only, so
  * the world's workers may evaluate it concurrently. */
 typedef struct pose_ctx {
@@ -361,8 +370,9 @@ static col_transform scene_pose_fn(int index, void *ctx)
     return bench_scene_pose(pc->sc, index, pc->frame);
 }
 
-static bool run_world(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids,
-                      int64_t t_setup, FILE *dump, results *res)
+/* Normal run: bodies in a world, one col_world_update per frame. */
+static bool run_world(const bench_scene *sc, const options *o, col_world *world,
+                      const col_shape_id *shape_ids, int64_t t_setup, FILE *dump, results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
@@ -378,6 +388,11 @@ static bool run_world(const bench_scene *sc, col_world *world, const col_shape_i
         col_body_def bd = col_default_body_def();
         bd.shape = shape_ids[sc->bodies[b].shape];
         bd.pose = bench_scene_pose(sc, b, 0);
+        if (o->declared_speeds) {
+            const double *v = sc->bodies[b].v, *w = sc->bodies[b].w;
+            bd.max_linear_speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+            bd.max_angular_speed = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
+        }
         col_status st = col_body_create(world, &bd, &ids[b]);
         if (st != COL_OK) {
             char what[64];
@@ -568,10 +583,11 @@ static bool print_report(const char *scene_name, const char *engine, const char 
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu workers=%d schedule=%s\n",
+           "narrow_calls=%llu workers=%d schedule=%s speeds=%s\n",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
-           total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule);
+           total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
+           res->speeds);
     free(sorted);
     return fflush(stdout) == 0;
 }
@@ -629,6 +645,7 @@ int main(int argc, char **argv)
     results res = {0};
     res.hash = FNV_OFFSET;
     res.schedule = o.schedule_every ? "every" : "ttc";
+    res.speeds = o.declared_speeds ? "declared" : "derived";
     res.frames = o.frames > 0 && o.frames < sc.frames ? o.frames : sc.frames;
     res.frame_ms = calloc((size_t)res.frames, sizeof *res.frame_ms);
     col_shape_id *shape_ids = calloc(sc.shape_count > 0 ? (size_t)sc.shape_count : 1,
@@ -654,7 +671,7 @@ int main(int argc, char **argv)
     if (col_world_get_counters(world, &c0) == COL_OK)
         res.workers = c0.workers;
     bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &res)
-                       : run_world(&sc, world, shape_ids, t_setup, dump, &res);
+                       : run_world(&sc, &o, world, shape_ids, t_setup, dump, &res);
     if (!ran)
         goto done;
     if (dump) {

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Bodies: a shape at a pose, with filter bits and a static flag. A body joins the broad
- * phase at creation (its proxy is the body's slot index) and is tested from the next
- * update on. */
+/* Bodies: a shape at a pose, with filter bits, a static flag and optional declared top
+ * speeds. A body joins the broad phase at creation (its proxy is the body's slot index)
+ * and is tested from the next update on. */
+#include <math.h>
 #include <string.h>
 
 #include "broadphase/sap.h"
+#include "lib/schedule.h"
 #include "lib/world.h"
 
 col_body_def col_default_body_def(void)
@@ -15,6 +17,8 @@ col_body_def col_default_body_def(void)
     def.filter_group = 1;
     def.filter_mask = UINT32_MAX;
     def.is_static = false;
+    def.max_linear_speed = COL_SPEED_UNDECLARED;
+    def.max_angular_speed = COL_SPEED_UNDECLARED;
     def.internal_cookie = COL_DEF_COOKIE;
     return def;
 }
@@ -48,6 +52,35 @@ static col_status grow_bodies(col_world *w)
     return COL_OK;
 }
 
+/* Declared top speeds: both COL_SPEED_UNDECLARED, or both finite and >= 0 (0 promises no
+ * motion at all). */
+static col_status check_speeds(const col_world *w, double linear, double angular, const char *what)
+{
+    bool lin_none = linear == COL_SPEED_UNDECLARED, ang_none = angular == COL_SPEED_UNDECLARED;
+    if (lin_none && ang_none) return COL_OK;
+    if (lin_none || ang_none)
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT,
+                              "%s: speeds %g and %g: declare both or neither (COL_SPEED_UNDECLARED)", what, linear,
+                              angular);
+    if (!(isfinite(linear) && linear >= 0.0))
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT,
+                              "%s: max_linear_speed %g is neither a finite number >= 0 nor COL_SPEED_UNDECLARED", what,
+                              linear);
+    if (!(isfinite(angular) && angular >= 0.0))
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT,
+                              "%s: max_angular_speed %g is neither a finite number >= 0 nor COL_SPEED_UNDECLARED", what,
+                              angular);
+    return COL_OK;
+}
+
+/* The bound D the body's declared speeds give (0 if none) for its motion from xf to the
+ * pose last set, the coordinate term included: what the next update floors m with. */
+static double declared_bound(const col_world *w, const col_body_rec *b)
+{
+    return col_motion_declared(b->max_linear_speed, b->max_angular_speed, w->shapes[b->shape].hull.radius,
+                               col_max_abs(b->xf.p) + col_max_abs(b->pose.p));
+}
+
 col_status col_body_create(col_world *world, const col_body_def *def, col_body_id *out)
 {
     if (world == NULL || def == NULL || out == NULL)
@@ -60,6 +93,8 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     if (st != COL_OK) return st;
     col_transform pose;
     st = col_world_check_pose(world, def->pose, &pose);
+    if (st != COL_OK) return st;
+    st = check_speeds(world, def->max_linear_speed, def->max_angular_speed, "col_body_create");
     if (st != COL_OK) return st;
 
     if (col_id_pool_reserve(&world->body_ids, &world->alloc, 1) != 0 || grow_bodies(world) != COL_OK)
@@ -80,6 +115,12 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     b->is_static = def->is_static ? 1 : 0;
     world->hot[slot].group = def->filter_group;
     world->hot[slot].mask = def->filter_mask;
+    b->max_linear_speed = def->max_linear_speed + 0.0; /* + 0.0: -0.0 is stored as 0 */
+    b->max_angular_speed = def->max_angular_speed + 0.0;
+    /* Armed with the declared bound from the start, so a first move that keeps the promise
+     * does not trip (an undeclared body starts at 0: its first move trips). Its pairs are
+     * new, so no pair sleeps on an older bound. */
+    b->motion_bound = b->motion_bound_prev = declared_bound(world, b);
     col_aabb *tight = &world->hot[slot].box;
     col_world_hull_aabb(&world->shapes[shape].hull, &b->xf, tight);
     col_world_fat_aabb(&world->shapes[shape].hull, &b->xf, tight, world->def.broadphase_margin, &b->fat);
@@ -130,6 +171,46 @@ col_status col_body_set_pose(col_world *world, col_body_id body, col_transform p
     uint32_t slot = body.index1 - 1;
     world->bodies[slot].pose = p;
     col_world_mark_dirty(world, slot);
+    return COL_OK;
+}
+
+col_status col_body_set_max_speeds(col_world *world, col_body_id body, double max_linear_speed,
+                                   double max_angular_speed)
+{
+    if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_status st = col_world_check_body(world, body, "col_body_set_max_speeds");
+    if (st != COL_OK) return st;
+    st = check_speeds(world, max_linear_speed, max_angular_speed, "col_body_set_max_speeds");
+    if (st != COL_OK) return st;
+    col_body_rec *b = &world->bodies[body.index1 - 1];
+    b->max_linear_speed = max_linear_speed + 0.0;
+    b->max_angular_speed = max_angular_speed + 0.0;
+    /* A smaller (or no) declared bound only lets m decay, at the body's next moves. A
+     * larger one is in force for the motion to the next update, but m may grow only at a
+     * trip (docs/schedule.md): the body's sleeping pairs slept on the old m. So the body
+     * trips at the next update, whether or not its pose changes before it: the pair loop
+     * re-tests the sleeping pairs of every body whose tripped_frame is that update, and
+     * the step-1 re-arm (lib/frame.c), if the body moves, starts from the new m. */
+    double d = declared_bound(world, b);
+    if (!(d <= b->motion_bound)) {
+        b->motion_bound = d;
+        b->tripped_frame = world->frame + 1;
+        /* An update that failed after moving the body is retried from motion_bound_prev. */
+        if (b->moved_frame == world->frame + 1 && !(d <= b->motion_bound_prev)) b->motion_bound_prev = d;
+    }
+    return COL_OK;
+}
+
+col_status col_body_get_max_speeds(const col_world *world, col_body_id body, double *max_linear_speed,
+                                   double *max_angular_speed)
+{
+    if (world == NULL || max_linear_speed == NULL || max_angular_speed == NULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_get_max_speeds: NULL argument");
+    col_status st = col_world_check_body(world, body, "col_body_get_max_speeds");
+    if (st != COL_OK) return st;
+    const col_body_rec *b = &world->bodies[body.index1 - 1];
+    *max_linear_speed = b->max_linear_speed;
+    *max_angular_speed = b->max_angular_speed;
     return COL_OK;
 }
 

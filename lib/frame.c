@@ -164,10 +164,13 @@ static void bounds_range(int begin, int end, col_worker_ctx *worker, void *ctx)
         b->moved_frame = f->frame;
         /* The motion since the last update against the bound the body was armed with: a
          * body that moved farther (a teleport, a speed-up) trips, which wakes its sleeping
-         * pairs in this frame's pair loop (lib/schedule.h). */
+         * pairs in this frame's pair loop (lib/schedule.h). Declared speeds floor the bound. */
         bool tripped = false;
-        double mu = col_motion_bound(&b->prev_xf, &b->xf, w->shapes[b->shape].hull.radius);
-        b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, &tripped);
+        double r = w->shapes[b->shape].hull.radius;
+        double mu = col_motion_bound(&b->prev_xf, &b->xf, r);
+        double d = col_motion_declared(b->max_linear_speed, b->max_angular_speed, r,
+                                       col_max_abs(b->prev_xf.p) + col_max_abs(b->xf.p));
+        b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, d, &tripped);
         if (tripped) b->tripped_frame = f->frame;
         /* The broad phase holds a fat box (I-COLLIDE's fixed-size cube plus a margin) and
          * sees a move only when the tight box leaves it: turning never does, and a slow

@@ -35,18 +35,42 @@ double col_motion_bound(const col_xform *a, const col_xform *b, double radius)
     return mu * (1.0 + COL_SCHED_REL);
 }
 
-double col_motion_rearm(double bound_prev, double mu, bool *tripped)
+double col_motion_declared(double linear, double angular, double radius, double pmax)
 {
-    /* The bound grows only here, when the body moved more than it promised; the world
-     * then re-tests every sleeping pair of the body in this frame, so no pair sleeps on a
-     * bound smaller than the one in force. (Written so that a NaN mu trips.) */
+    if (!(linear >= 0.0)) return 0.0; /* undeclared: m is derived from the motion alone */
+    /* col_motion_bound with the motion replaced by the promise, |p' - p| <= linear and a turn
+     * by at most angular, whose chord 2 sin(theta/2) is at most min(theta, 2). A body that
+     * keeps its promise must get mu <= D, or it would trip for nothing, so D covers what mu
+     * adds to the exact motion: its computed Frobenius chord exceeds the exact chord of the
+     * quaternions by less than 1e-13 (matrices within 2e-14 of rotations, rounding of the
+     * sums), on top of which mu adds 1e-13 (hence 2e-13 here); its |p' - p| is computed with
+     * a few ulps of relative error (the second factor 1 + 1e-12); the coordinate term is mu's,
+     * with the same pmax. None of this matters for safety, which rests on mu <= m alone. */
+    double chord = angular < 2.0 ? angular : 2.0;
+    double d = linear + radius * (1.0 + COL_SCHED_REL) * (chord + 2e-13) + 1e-13 * (2.0 * radius + pmax);
+    return d * (1.0 + COL_SCHED_REL) * (1.0 + COL_SCHED_REL);
+}
+
+double col_motion_rearm(double bound_prev, double mu, double declared, bool *tripped)
+{
+    /* The bound grows only at a trip: here, when the body moved farther than m allowed (the
+     * world then re-tests every sleeping pair of the body in this frame), or when the app
+     * raises its declared speeds (lib/body.c arms a trip for the next update). So no pair
+     * sleeps on a bound smaller than the one in force. (Written so that a NaN mu trips and
+     * stays NaN.) The declared bound is a floor: a body keeping its speeds never trips. */
     if (!(mu <= bound_prev)) {
         *tripped = true;
-        return mu * COL_MOTION_TRIP_GROWTH;
+        double m = mu * COL_MOTION_TRIP_GROWTH;
+        return declared > m ? declared : m;
     }
     *tripped = false;
-    double low = mu * COL_MOTION_HEADROOM, decayed = bound_prev * COL_MOTION_DECAY;
+    /* The headroom over mu keeps a body whose speed wavers from tripping at every small
+     * speed-up; a declared bound that covers the motion already does that, so the headroom
+     * is only for motion beyond it (with none declared, for all motion, as before). */
+    double low = mu > declared ? mu * COL_MOTION_HEADROOM : declared, decayed = bound_prev * COL_MOTION_DECAY;
     double m = low > decayed ? low : decayed;
+    /* Without a trip m never grows, not even to a declared bound above it (its coordinate
+     * term grows with |p|): lib/body.c arms a trip when the app raises the speeds. */
     return m < bound_prev ? m : bound_prev;
 }
 

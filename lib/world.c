@@ -304,6 +304,8 @@ uint64_t col_world_hash(const col_world *world)
         h = fnv(h, &r->group, sizeof r->group);
         h = fnv(h, &r->mask, sizeof r->mask);
         h = fnv(h, &r->is_static, sizeof r->is_static);
+        h = fnv(h, &r->max_linear_speed, sizeof r->max_linear_speed);
+        h = fnv(h, &r->max_angular_speed, sizeof r->max_angular_speed);
         h = fnv(h, &r->disabled_count, sizeof r->disabled_count);
     }
     h = fnv(h, w->disabled, (size_t)w->disabled_count * sizeof(uint64_t));

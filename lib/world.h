@@ -42,6 +42,9 @@ typedef struct col_body_rec {
     /* the box the broad phase holds, refitted only when the tight box (hot[slot].box)
      * leaves it (lib/frame.c, step 1) */
     col_aabb fat;
+    /* the app's declared top speeds per update (length units, radians), or both
+     * COL_SPEED_UNDECLARED; they floor motion_bound (col_motion_declared) */
+    double max_linear_speed, max_angular_speed;
     void *user_data;
     uint32_t shape;       /* shape slot */
     uint32_t group, mask;

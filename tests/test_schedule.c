@@ -4,13 +4,22 @@
  * - Motion bounds: col_motion_bound is never below the true largest vertex displacement
  *   (checked on random poses against the hull's actual world vertices), is exact zero for
  *   identical poses and close to the chord for pure rotations; col_sleep_frames keeps
- *   K (ma + mb) <= gap - margin; col_motion_rearm grows only on a trip.
+ *   K (ma + mb) <= gap - margin; col_motion_rearm grows only on a trip and never drops
+ *   below the declared bound; col_motion_declared is at least mu for a body that keeps its
+ *   declared speeds (so it never trips) and close to v + r min(w, 2).
  * - The randomized world test: one scene driven twice, with COL_SCHEDULE_EVERY and with
  *   COL_SCHEDULE_TTC, for every backend; bodies that move smoothly, teleport, stop (with
  *   and without setting the same pose again), speed up and slow down, spin fast, static
  *   bodies (some teleported), filters, pairs disabled and enabled again, bodies added and
  *   removed mid-run. Oracle: the EVERY world. Per frame the pair list, began and ended
- *   must be identical, and ttc must really have skipped narrow-phase calls. */
+ *   must be identical, and ttc must really have skipped narrow-phase calls. The same with
+ *   declared speeds (col_body_set_max_speeds): bodies that keep them (and must never trip),
+ *   exceed them (teleports, lunges, liars), get them raised and lowered mid-run with and
+ *   without a pose change in the same frame, and are added and removed mid-run; every
+ *   backend, ttc on 1 and 3 workers.
+ * - Scripted cases: a teleport, a speed-up, a raise of the declared speeds (with and
+ *   without a pose change in that frame) each wake a sleeping pair in time; bad speeds are
+ *   refused with the world unchanged. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -25,6 +34,7 @@
 #include "colibri/colibri.h"
 #include "lib/core/vec.h"
 #include "lib/schedule.h"
+#include "lib/world.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
@@ -183,12 +193,12 @@ static void test_rearm(void **state)
 {
     (void)state;
     bool tripped = true;
-    double m = col_motion_rearm(0.0, 0.0, &tripped);
+    double m = col_motion_rearm(0.0, 0.0, 0.0, &tripped);
     assert_false(tripped);
     assert_true(m == 0.0);
-    m = col_motion_rearm(0.0, 1e-300, &tripped); /* any motion beyond a zero bound trips */
+    m = col_motion_rearm(0.0, 1e-300, 0.0, &tripped); /* any motion beyond a zero bound trips */
     assert_true(tripped);
-    m = col_motion_rearm(1.0, 2.0, &tripped);
+    m = col_motion_rearm(1.0, 2.0, 0.0, &tripped);
     assert_true(tripped);
     assert_true(m >= 2.0);
     /* without a trip it never grows, and never drops below mu */
@@ -196,14 +206,78 @@ static void test_rearm(void **state)
     double bound = 1.0;
     for (int t = 0; t < 10000; t++) {
         double mu = urange(0, 1.2) * bound;
-        double next = col_motion_rearm(bound, mu, &tripped);
+        double next = col_motion_rearm(bound, mu, 0.0, &tripped);
         assert_int_equal(tripped, mu > bound);
         if (!tripped) assert_true(next <= bound);
         assert_true(next >= mu);
         bound = next;
     }
-    m = col_motion_rearm(1.0, NAN, &tripped);
+    m = col_motion_rearm(1.0, NAN, 0.0, &tripped);
     assert_true(tripped);
+    /* with a declared bound: never below it, and still no growth without a trip */
+    for (int t = 0; t < 10000; t++) {
+        double d = urange(0, 1.5) * bound, mu = urange(0, 1.5) * bound;
+        double next = col_motion_rearm(bound, mu, d, &tripped);
+        assert_int_equal(tripped, mu > bound);
+        if (tripped) assert_true(next >= d && next >= mu);
+        else assert_true(next <= bound && next >= (d < bound ? d : bound) && next >= mu);
+        bound = next > 1e-3 ? next : 1.0;
+    }
+    /* motion within the declared bound: m decays to the bound itself, no headroom over mu */
+    bound = 1.0;
+    for (int t = 0; t < 200; t++) {
+        bound = col_motion_rearm(bound, 0.5, 0.5, &tripped);
+        assert_false(tripped);
+    }
+    assert_true(bound == 0.5);
+    assert_true(col_motion_rearm(bound, 0.5, 0.0, &tripped) == 0.5); /* none declared: capped */
+    m = col_motion_rearm(0.6, 0.5, 0.0, &tripped);
+    assert_true(m == 0.6 * COL_MOTION_DECAY || m == 0.5 * COL_MOTION_HEADROOM);
+    assert_true(m >= 0.5 * COL_MOTION_HEADROOM);
+    m = col_motion_rearm(0.5, 0.1, 0.75, &tripped); /* a declared bound above m: no growth */
+    assert_false(tripped);
+    assert_true(m == 0.5);
+    m = col_motion_rearm(0.5, 0.6, 2.0, &tripped);
+    assert_true(tripped);
+    assert_true(m == 2.0);
+}
+
+/* col_motion_declared: a body that moves and turns exactly as much as it declared (the
+ * tightest case: tiny and large angles, no rotation, far from the origin) gets mu <= D, so it
+ * never trips; D is close to v + r min(w, 2); undeclared speeds give no floor. */
+static void test_declared_bound(void **state)
+{
+    (void)state;
+    rng_state = 0xdec1aeULL;
+    print_message("test_declared_bound: seed 0xdec1ae\n");
+    assert_true(col_motion_declared(COL_SPEED_UNDECLARED, COL_SPEED_UNDECLARED, 1.0, 0.0) == 0.0);
+    double d0 = col_motion_declared(0.0, 0.0, 1.0, 0.0);
+    assert_true(d0 > 0.0 && d0 < 1e-12);
+    assert_true(col_motion_declared(0.0, 10.0, 1.0, 0.0) < 2.0 * (1 + 1e-11)); /* the chord is at most 2 r */
+    int trials = 20000;
+    for (int t = 0; t < trials; t++) {
+        double radius = pow(10.0, urange(-3, 3)), far = chance(0.2) ? 0.0 : pow(10.0, urange(-2, 9));
+        col_transform ta = {col_scale(random_dir(), far * urand()), random_quat()};
+        col_transform tb = ta;
+        int kind = irand(5);
+        double angle = 0.0;
+        if (kind == 1) angle = pow(10.0, urange(-9, -3));
+        if (kind == 2) angle = urange(0, 1);
+        if (kind == 3) angle = urange(2, M_PI);
+        if (kind != 0 && kind != 4)
+            tb.q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), angle)), ta.q));
+        if (kind != 4 || chance(0.5)) tb.p = col_add(ta.p, col_scale(random_dir(), radius * pow(10.0, urange(-8, 1))));
+        /* the distance as declared: the exact one between the two double positions */
+        long double dx = (long double)tb.p.x - ta.p.x, dy = (long double)tb.p.y - ta.p.y,
+                    dz = (long double)tb.p.z - ta.p.z;
+        double linear = (double)sqrtl(dx * dx + dy * dy + dz * dz);
+        col_xform xa = col_xform_from_transform(ta), xb = col_xform_from_transform(tb);
+        double pmax = col_max_abs(ta.p) + col_max_abs(tb.p);
+        double mu = col_motion_bound(&xa, &xb, radius), d = col_motion_declared(linear, angle, radius, pmax);
+        if (!(mu <= d)) fail_msg("trial %d: mu %.17g > D %.17g (kind %d, angle %g)", t, mu, d, kind, angle);
+        double ideal = linear + radius * (angle < 2 ? angle : 2);
+        assert_true(d <= ideal * (1 + 1e-11) + 1e-12 * (radius + pmax));
+    }
 }
 
 /* ---- the randomized world test ---- */
@@ -229,6 +303,10 @@ typedef struct sim_body {
     col_quat q;
     uint32_t group, mask;
     col_body_id id[2];
+    /* declared speeds (the sim's declared mode): the factor on |v| and |w| the body declares
+     * (COL_SPEED_UNDECLARED: none), and whether it keeps its promise and so must never trip */
+    double declare_factor;
+    bool honest;
 } sim_body;
 
 typedef struct sim {
@@ -237,6 +315,8 @@ typedef struct sim {
     double shape_radius[SHAPES];
     sim_body body[MAX_BODIES];
     int live;
+    bool declared;  /* bodies declare speeds (col_body_set_max_speeds) */
+    long redeclared[2]; /* speeds changed on a body that did [0] / did not [1] get a pose that frame */
 } sim;
 
 static void make_shapes(sim *s)
@@ -290,6 +370,20 @@ static void spawn(sim *s, int slot)
     def.is_static = b->behaviour == STATIC_STILL || b->behaviour == STATIC_JUMPER;
     def.filter_group = b->group;
     def.filter_mask = b->mask;
+    b->declare_factor = COL_SPEED_UNDECLARED;
+    if (s->declared) { /* (no draws otherwise: the other tests keep their random streams) */
+        double u = urand();
+        /* none; exactly |v| and |w| (the tightest promise); 3 times that; a liar (0.3); 0 */
+        b->declare_factor = u < 0.2 ? COL_SPEED_UNDECLARED : u < 0.55 ? 1.0 : u < 0.75 ? 3.0 : u < 0.9 ? 0.3 : 0.0;
+        /* the behaviours whose motion is |v| and |w| per frame at most (walls flip a component) */
+        bool steady = b->behaviour == MOVER || b->behaviour == SPINNER || b->behaviour == STOPPER;
+        b->honest = (b->declare_factor >= 1.0 && (steady || b->behaviour == STATIC_STILL)) ||
+                    (b->declare_factor == 0.0 && b->behaviour == STATIC_STILL);
+        if (b->declare_factor != COL_SPEED_UNDECLARED) {
+            def.max_linear_speed = b->declare_factor * col_len(b->v);
+            def.max_angular_speed = b->declare_factor * col_len(b->w);
+        }
+    }
     for (int w = 0; w < 2; w++) {
         def.shape = s->shape[w][b->shape];
         assert_int_equal(col_body_create(s->world[w], &def, &b->id[w]), COL_OK);
@@ -305,6 +399,26 @@ static void despawn(sim *s, int slot)
     for (int w = 0; w < 2; w++) assert_int_equal(col_body_destroy(s->world[w], b->id[w]), COL_OK);
     b->live = false;
     s->live--;
+}
+
+/* Sets a body's declared speeds in both worlds. */
+static void declare(sim *s, int k, double linear, double angular)
+{
+    for (int w = 0; w < 2; w++)
+        assert_int_equal(col_body_set_max_speeds(s->world[w], s->body[k].id[w], linear, angular), COL_OK);
+}
+
+/* Declared mode: a body that changes its speed declares the new one (its factor times |v|
+ * and |w|) before it moves at it, as an honest app does; half the time in a frame where it
+ * sets no pose (true: the body waits this frame). */
+static bool redeclare_speed(sim *s, int self)
+{
+    sim_body *b = &s->body[self];
+    if (!s->declared || b->declare_factor == COL_SPEED_UNDECLARED) return false;
+    declare(s, self, b->declare_factor * col_len(b->v), b->declare_factor * col_len(b->w));
+    bool wait = chance(0.5);
+    s->redeclared[wait ? 1 : 0]++;
+    return wait;
 }
 
 static int nearest(const sim *s, int self)
@@ -357,10 +471,14 @@ static bool advance(sim *s, int self, int frame)
                 if (len > 0) {
                     b->v = col_scale(d, 0.2 / len);
                     b->lunge = 6;
+                    /* declared: the raise before the lunge, half the time a frame ahead
+                     * (its pairs slept on the creeping speed: only the trip wakes them) */
+                    if (redeclare_speed(s, self)) return false;
                 }
             }
         } else if (b->lunge > 0 && --b->lunge == 0) {
             b->v = col_scale(random_dir(), 0.003);
+            redeclare_speed(s, self);
         }
         break;
     case STOPPER:
@@ -375,6 +493,7 @@ static bool advance(sim *s, int self, int frame)
             if (sp < 0.002) sp = 0.002;
             b->v = col_scale(random_dir(), sp);
             b->w = col_scale(b->w, f > 1 ? 3.0 : 1.0 / 3.0);
+            if (redeclare_speed(s, self)) return false;
         }
         break;
     default:
@@ -410,13 +529,43 @@ static void check_same_events(const sim *s, int frame)
 typedef struct run_stats {
     long calls[2];
     long sleeping, woken_early, frames_with_pairs, pair_frames, bp_pairs;
+    long redeclared[2];  /* speeds changed with [0] / without [1] a pose set in that frame */
+    long honest_frames;  /* body-frames of bodies keeping their declared speeds (none tripped) */
 } run_stats;
 
-static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, int frames, run_stats *st)
+/* Declared mode: now and then a random body's speeds are raised 4 times, lowered 4 times,
+ * declared afresh or withdrawn, before or after the poses of the frame are set. The body
+ * no longer keeps a promise the test can vouch for. */
+static void redeclare_someone(sim *s, bool *changed)
+{
+    int k = irand(MAX_BODIES);
+    sim_body *b = &s->body[k];
+    if (!b->live) return;
+    double lin, ang;
+    assert_int_equal(col_body_get_max_speeds(s->world[0], b->id[0], &lin, &ang), COL_OK);
+    int what = irand(4);
+    if (what == 3 || lin == COL_SPEED_UNDECLARED) {
+        bool none = lin != COL_SPEED_UNDECLARED && chance(0.5);
+        lin = none ? COL_SPEED_UNDECLARED : col_len(b->v);
+        ang = none ? COL_SPEED_UNDECLARED : col_len(b->w);
+    } else {
+        double f = what == 0 ? 0.25 : 4.0;
+        lin *= f;
+        ang *= f;
+    }
+    declare(s, k, lin, ang);
+    b->declare_factor = COL_SPEED_UNDECLARED; /* a SPEEDER's next change declares nothing */
+    b->honest = false;
+    changed[k] = true;
+}
+
+static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, int frames, bool declared,
+                           run_stats *st)
 {
     rng_state = seed;
     sim *s = calloc(1, sizeof *s);
     assert_non_null(s);
+    s->declared = declared;
     for (int w = 0; w < 2; w++) {
         col_world_def def = col_default_world_def();
         def.backend = backend;
@@ -437,11 +586,18 @@ static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, 
             int k = irand(MAX_BODIES);
             if (!s->body[k].live) spawn(s, k);
         }
+        bool changed[MAX_BODIES] = {false}, posed[MAX_BODIES] = {false};
+        bool redeclare = declared && chance(0.4), before = redeclare && chance(0.5);
+        if (redeclare && before) redeclare_someone(s, changed);
         for (int k = 0; k < MAX_BODIES; k++) {
             sim_body *b = &s->body[k];
             if (!b->live || !advance(s, k, f)) continue;
             for (int w = 0; w < 2; w++) assert_int_equal(col_body_set_pose(s->world[w], b->id[w], pose_of(b)), COL_OK);
+            posed[k] = true;
         }
+        if (redeclare && !before) redeclare_someone(s, changed);
+        for (int k = 0; k < MAX_BODIES; k++)
+            if (changed[k]) s->redeclared[posed[k] ? 0 : 1]++;
         /* a pair of neighbours disabled, or enabled again */
         for (int t = 0; t < 3; t++) {
             int i = irand(MAX_BODIES), j = s->body[i].live ? nearest(s, i) : -1;
@@ -458,6 +614,16 @@ static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, 
             st->calls[w] += c[w].narrow_calls;
         }
         check_same_events(s, f);
+        /* a body keeping its declared speeds never trips, in either world (the bound of the
+         * promise covers the motion as the world measures it, walls and rounding included) */
+        for (int k = 0; k < MAX_BODIES; k++) {
+            if (!s->body[k].live || !s->body[k].honest) continue;
+            st->honest_frames++;
+            for (int w = 0; w < 2; w++)
+                if (s->world[w]->bodies[s->body[k].id[w].index1 - 1].tripped_frame == s->world[w]->frame)
+                    fail_msg("frame %d: body %d (behaviour %d) kept its declared speeds but tripped", f, k,
+                             s->body[k].behaviour);
+        }
         assert_int_equal(c[0].broadphase_pairs, c[1].broadphase_pairs);
         assert_int_equal(c[0].sleeping_pairs, 0);
         assert_true(c[1].sleeping_pairs <= c[1].broadphase_pairs);
@@ -467,6 +633,8 @@ static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, 
         st->pair_frames += c[0].colliding_pairs;
         st->bp_pairs += c[0].broadphase_pairs;
     }
+    st->redeclared[0] = s->redeclared[0];
+    st->redeclared[1] = s->redeclared[1];
     for (int w = 0; w < 2; w++) col_world_destroy(s->world[w]);
     free(s);
 }
@@ -480,7 +648,7 @@ static void test_every_equals_ttc(void **state)
         const char *name = col_backend_name((col_backend)k);
         if (name == NULL) continue;
         run_stats st;
-        run_world_pair((col_backend)k, 1, seed, 400, &st);
+        run_world_pair((col_backend)k, 1, seed, 400, false, &st);
         print_message("  %-10s narrow calls every %ld, ttc %ld (%.2fx); sleeping pair-frames %ld, woken early %ld; "
                       "colliding %ld of %ld broad-phase pair-frames\n",
                       name, st.calls[0], st.calls[1], (double)st.calls[0] / (double)(st.calls[1] > 0 ? st.calls[1] : 1),
@@ -503,8 +671,38 @@ static void test_every_equals_ttc_threads(void **state)
     const uint64_t seed = 0x7cc0222deULL;
     print_message("test_every_equals_ttc_threads: seed 0x%llx\n", (unsigned long long)seed);
     run_stats st;
-    run_world_pair(COL_BACKEND_DEFAULT, 3, seed, 200, &st);
+    run_world_pair(COL_BACKEND_DEFAULT, 3, seed, 200, false, &st);
     assert_true(st.calls[1] < st.calls[0]);
+}
+
+/* Declared speeds: the same scene with most bodies declaring speeds, kept, exceeded,
+ * raised and lowered mid-run; every backend, the ttc world on 1 and on 3 workers. */
+static void test_every_equals_ttc_declared(void **state)
+{
+    (void)state;
+    const uint64_t seed = 0x7cc0333deULL;
+    print_message("test_every_equals_ttc_declared: seed 0x%llx\n", (unsigned long long)seed);
+    for (int k = 1; k < (int)COL_BACKEND_COUNT; k++) {
+        const char *name = col_backend_name((col_backend)k);
+        if (name == NULL) continue;
+        for (int workers = 1; workers <= 3; workers += 2) {
+            run_stats st;
+            run_world_pair((col_backend)k, workers, seed, 300, true, &st);
+            print_message("  %-10s %d worker(s): narrow calls every %ld, ttc %ld (%.2fx); sleeping pair-frames %ld, "
+                          "woken early %ld; speeds changed %ld times with a pose, %ld without; %ld body-frames kept "
+                          "their promise\n",
+                          name, workers, st.calls[0], st.calls[1],
+                          (double)st.calls[0] / (double)(st.calls[1] > 0 ? st.calls[1] : 1), st.sleeping,
+                          st.woken_early, st.redeclared[0], st.redeclared[1], st.honest_frames);
+            assert_true(st.frames_with_pairs > 200);
+            assert_true(st.pair_frames * 10 > st.bp_pairs && st.pair_frames * 10 < 9 * st.bp_pairs);
+            assert_true(st.calls[1] < st.calls[0]);
+            assert_true(st.sleeping > 0);
+            assert_true(st.woken_early > 0);
+            assert_true(st.redeclared[0] > 10 && st.redeclared[1] > 10);
+            assert_true(st.honest_frames > 1000);
+        }
+    }
 }
 
 /* ---- scripted cases: each drives an EVERY and a TTC world with the same calls ---- */
@@ -527,17 +725,35 @@ static void duo_create(duo *d)
     }
 }
 
-static col_body_id duo_body(duo *d, double x, double y, double z)
+static col_body_id duo_body_speeds(duo *d, double x, double y, double z, double linear, double angular)
 {
     col_body_id id[2];
     for (int k = 0; k < 2; k++) {
         col_body_def def = col_default_body_def();
         def.shape = d->oct[k];
         def.pose.p = col_v3(x, y, z);
+        def.max_linear_speed = linear;
+        def.max_angular_speed = angular;
         assert_int_equal(col_body_create(d->w[k], &def, &id[k]), COL_OK);
     }
     assert_memory_equal(&id[0], &id[1], sizeof id[0]);
     return id[0];
+}
+
+static col_body_id duo_body(duo *d, double x, double y, double z)
+{
+    return duo_body_speeds(d, x, y, z, COL_SPEED_UNDECLARED, COL_SPEED_UNDECLARED);
+}
+
+static void duo_speeds(duo *d, col_body_id b, double linear, double angular)
+{
+    for (int k = 0; k < 2; k++) assert_int_equal(col_body_set_max_speeds(d->w[k], b, linear, angular), COL_OK);
+}
+
+/* Whether the body tripped in the last update of the ttc world. */
+static bool duo_tripped(const duo *d, col_body_id b)
+{
+    return d->w[1]->bodies[b.index1 - 1].tripped_frame == d->w[1]->frame;
 }
 
 static void duo_move(duo *d, col_body_id b, double x, double y, double z)
@@ -663,18 +879,187 @@ static void test_removed_body_takes_its_pairs(void **state)
     duo_destroy(&d);
 }
 
+/* Declared speeds kept: B, declared at 0.001 per frame, creeps away from A (declared still)
+ * along the diagonal at exactly that speed. Neither body ever trips, not even at B's first
+ * move (it is armed with its declared bound from creation), and the pair sleeps from its
+ * first test on. Returns the pair with B's last x (= y). */
+static void declared_creeping_pair(duo *d, col_body_id *a, col_body_id *b, double *bx)
+{
+    *a = duo_body_speeds(d, 0, 0, 0, 0.0, 0.0);
+    *b = duo_body_speeds(d, 1.2, 1.2, 0, 0.001, 0.0);
+    *bx = 1.2;
+    col_counters c;
+    for (int f = 0; f < 6; f++) {
+        if (f > 0) *bx += 0.001 / sqrt(2.0);
+        duo_move(d, *b, *bx, *bx, 0);
+        assert_int_equal(duo_update(d, &c), 0);
+        assert_false(duo_tripped(d, *a));
+        assert_false(duo_tripped(d, *b));
+        assert_int_equal(c.sleeping_pairs, 1);
+        assert_int_equal(c.narrow_calls, f == 0 ? 1 : 0);
+    }
+}
+
+/* Raised speeds: B declares 0.25 per frame, then rushes at A by 0.2 per frame, within its
+ * new promise, so its motion never exceeds its (raised) bound: only the trip armed by the
+ * raise wakes the pair, which slept on 0.001 for about 280 frames. Without a pose change in
+ * the frame of the raise (B waits a frame) and with one. The contact must be reported in
+ * the frame it happens (duo_update compares with the every-frame world). */
+static void test_declared_raise_wakes(void **state)
+{
+    (void)state;
+    for (int with_pose = 0; with_pose < 2; with_pose++) {
+        duo d;
+        duo_create(&d);
+        col_body_id a, b;
+        double bx;
+        declared_creeping_pair(&d, &a, &b, &bx);
+        col_counters c;
+        duo_speeds(&d, b, 0.25, 0.0);
+        double step = 0.2 / sqrt(2.0);
+        if (with_pose) {
+            bx -= step;
+            duo_move(&d, b, bx, bx, 0);
+        }
+        assert_int_equal(duo_update(&d, &c), 0);
+        assert_true(duo_tripped(&d, b));
+        assert_int_equal(c.woken_early, 1);
+        int touched_at = 0;
+        for (int f = 1; f <= 3 && touched_at == 0; f++) {
+            bx -= step;
+            duo_move(&d, b, bx, bx, 0);
+            if (duo_update(&d, &c) == 1) touched_at = f;
+            assert_false(duo_tripped(&d, b)); /* it keeps the new promise */
+        }
+        /* the hulls are 0.4 / sqrt 2 = 0.283 apart along the diagonal at the raise */
+        assert_int_equal(touched_at, with_pose ? 1 : 2);
+        duo_destroy(&d);
+    }
+}
+
+/* Lowered and withdrawn speeds: no trip (m only decays); a later teleport into A still
+ * trips and is seen in its frame. Speeds set twice in one frame (raised, then lowered
+ * again) still trip: the pairs slept on the old bound, and m stays raised. */
+static void test_declared_lower_and_teleport(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 3; variant++) {
+        duo d;
+        duo_create(&d);
+        col_body_id a, b;
+        double bx;
+        declared_creeping_pair(&d, &a, &b, &bx);
+        col_counters c;
+        if (variant == 0) duo_speeds(&d, b, 0.0001, 0.0);
+        if (variant == 1) duo_speeds(&d, b, COL_SPEED_UNDECLARED, COL_SPEED_UNDECLARED);
+        if (variant == 2) {
+            duo_speeds(&d, b, 1.0, 1.0);
+            duo_speeds(&d, b, 0.001, 0.0);
+        }
+        assert_int_equal(duo_update(&d, &c), 0);
+        assert_int_equal(duo_tripped(&d, b), variant == 2);
+        assert_int_equal(c.woken_early, variant == 2 ? 1 : 0);
+        /* 0.38 into A: beyond the bound B was armed with, except after the raise to 1.0
+         * (m = 2 then, decaying only as B moves; the pair woke at the raise and K = 0) */
+        duo_move(&d, b, 1.0, 0.9, 0);
+        assert_int_equal(duo_update(&d, &c), 1);
+        assert_int_equal(duo_tripped(&d, b), variant != 2);
+        assert_int_equal(c.woken_early, variant != 2 ? 1 : 0);
+        duo_destroy(&d);
+    }
+}
+
+/* Bad speeds are refused with INVALID_ARGUMENT (stale ids with STALE_ID, as every body
+ * call does), a sentence in col_world_last_error, and nothing changed: poses, speeds, the
+ * hash, and the next update's pairs equal those of a twin world that never saw the calls. */
+static void test_declared_bad_input(void **state)
+{
+    (void)state;
+    duo d; /* the ttc world gets the bad calls, the every world is the twin (the hash does
+            * not see the schedule) */
+    duo_create(&d);
+    col_body_id a = duo_body_speeds(&d, 0, 0, 0, 0.1, 0.2);
+    col_body_id b = duo_body(&d, 1.5, 0, 0);
+    col_body_id gone = duo_body(&d, 5, 5, 5);
+    for (int k = 0; k < 2; k++) assert_int_equal(col_body_destroy(d.w[k], gone), COL_OK);
+    col_counters c;
+    assert_int_equal(duo_update(&d, &c), 1);
+    double lin = 0, ang = 0;
+    assert_int_equal(col_body_get_max_speeds(d.w[0], b, &lin, &ang), COL_OK);
+    assert_true(lin == COL_SPEED_UNDECLARED && ang == COL_SPEED_UNDECLARED);
+    col_world *w = d.w[1];
+    uint64_t h = col_world_hash(w);
+    assert_true(h == col_world_hash(d.w[0]));
+
+    const double bad[][2] = {{NAN, 0.1}, {0.1, NAN}, {NAN, NAN}, {INFINITY, 0.1}, {0.1, INFINITY}, {-INFINITY, 0.1},
+                             {-0.5, 0.1}, {0.1, -0.5}, {-1e-300, 0.0}, {COL_SPEED_UNDECLARED, 0.1},
+                             {0.1, COL_SPEED_UNDECLARED}, {COL_SPEED_UNDECLARED, -2.0}, {-2.0, -2.0},
+                             {-1.0000000000000002, COL_SPEED_UNDECLARED}};
+    for (size_t t = 0; t < sizeof bad / sizeof bad[0]; t++) {
+        assert_int_equal(col_body_set_max_speeds(w, a, bad[t][0], bad[t][1]), COL_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(col_world_last_error(w), "col_body_set_max_speeds"));
+        col_body_def def = col_default_body_def();
+        def.shape = d.oct[1];
+        def.max_linear_speed = bad[t][0];
+        def.max_angular_speed = bad[t][1];
+        col_body_id id = {7, 7};
+        assert_int_equal(col_body_create(w, &def, &id), COL_ERR_INVALID_ARGUMENT);
+        assert_non_null(strstr(col_world_last_error(w), "col_body_create"));
+        assert_int_equal(id.index1, 0);
+        assert_true(col_world_hash(w) == h);
+    }
+    assert_int_equal(col_body_set_max_speeds(w, gone, 1.0, 1.0), COL_ERR_STALE_ID);
+    col_body_id null_id = {0, 0}, far_id = {12345, 1};
+    assert_int_equal(col_body_set_max_speeds(w, null_id, 1.0, 1.0), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_set_max_speeds(w, far_id, 1.0, 1.0), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_get_max_speeds(w, gone, &lin, &ang), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_set_max_speeds(NULL, a, 1.0, 1.0), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_body_get_max_speeds(NULL, a, &lin, &ang), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_body_get_max_speeds(w, a, NULL, &ang), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_body_get_max_speeds(w, a, &lin, NULL), COL_ERR_INVALID_ARGUMENT);
+    assert_true(col_world_hash(w) == h);
+    assert_int_equal(col_body_get_max_speeds(w, a, &lin, &ang), COL_OK);
+    assert_true(lin == 0.1 && ang == 0.2);
+    col_transform pose;
+    assert_int_equal(col_body_get_pose(w, a, &pose), COL_OK);
+    assert_true(pose.p.x == 0 && pose.p.y == 0 && pose.p.z == 0 && pose.q.w == 1);
+    /* the next update: the same pairs and state as the twin's */
+    for (int k = 0; k < 2; k++) assert_int_equal(col_world_update(d.w[k]), COL_OK);
+    col_pair_events e0 = col_world_get_pair_events(d.w[0]), e1 = col_world_get_pair_events(d.w[1]);
+    assert_int_equal(e0.pair_count, 1);
+    assert_int_equal(e1.pair_count, 1);
+    assert_memory_equal(e0.pairs, e1.pairs, sizeof(col_pair));
+    assert_true(col_world_hash(d.w[0]) == col_world_hash(d.w[1]));
+
+    /* accepted edge cases: 0 (promises no motion), -0 (stored as 0), huge, and undeclared */
+    assert_int_equal(col_body_set_max_speeds(w, a, 0.0, 0.0), COL_OK);
+    assert_int_equal(col_body_set_max_speeds(w, a, -0.0, 1e300), COL_OK);
+    assert_int_equal(col_body_get_max_speeds(w, a, &lin, &ang), COL_OK);
+    assert_true(lin == 0.0 && !signbit(lin) && ang == 1e300);
+    assert_int_equal(col_body_set_max_speeds(w, a, COL_SPEED_UNDECLARED, COL_SPEED_UNDECLARED), COL_OK);
+    assert_int_equal(col_body_get_max_speeds(w, a, &lin, &ang), COL_OK);
+    assert_true(lin == COL_SPEED_UNDECLARED && ang == COL_SPEED_UNDECLARED);
+    assert_true(col_world_hash(w) != h); /* the hash sees speeds */
+    duo_destroy(&d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_motion_bound_is_an_upper_bound),
         cmocka_unit_test(test_sleep_frames),
         cmocka_unit_test(test_rearm),
+        cmocka_unit_test(test_declared_bound),
         cmocka_unit_test(test_teleport_wakes),
         cmocka_unit_test(test_speed_up_wakes),
         cmocka_unit_test(test_disabled_pair_forgets_sleep),
         cmocka_unit_test(test_removed_body_takes_its_pairs),
+        cmocka_unit_test(test_declared_raise_wakes),
+        cmocka_unit_test(test_declared_lower_and_teleport),
+        cmocka_unit_test(test_declared_bad_input),
         cmocka_unit_test(test_every_equals_ttc),
         cmocka_unit_test(test_every_equals_ttc_threads),
+        cmocka_unit_test(test_every_equals_ttc_declared),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

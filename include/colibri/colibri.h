@@ -57,8 +57,8 @@ COL_API col_status col_world_get_counters(const col_world *world, col_counters *
 COL_API const char *col_world_last_error(const col_world *world);
 
 /* A 64-bit fingerprint of everything the world holds (shapes, bodies, poses, filters,
- * disabled pairs, last results). Equal states give equal hashes; used to check that a
- * failed call changed nothing. 0 for NULL. */
+ * declared speeds, disabled pairs, last results). Equal states give equal hashes; used to
+ * check that a failed call changed nothing. 0 for NULL. */
 COL_API uint64_t col_world_hash(const col_world *world);
 
 /* ---- shapes ---- */
@@ -88,11 +88,12 @@ COL_API col_status col_shape_get_vertices(const col_world *world, col_shape_id s
 
 /* ---- bodies ---- */
 
-/* Defaults: null shape, identity pose, group 1, mask all, moving. */
+/* Defaults: null shape, identity pose, group 1, mask all, moving, speeds undeclared. */
 COL_API col_body_def col_default_body_def(void);
 
-/* Adds a body. It takes part from the next col_world_update on. Errors: INVALID_ARGUMENT,
- * DEF_UNINITIALIZED, STALE_ID (shape), NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY, CAPACITY. */
+/* Adds a body. It takes part from the next col_world_update on. Errors: INVALID_ARGUMENT
+ * (also: speeds not both COL_SPEED_UNDECLARED or both finite and >= 0), DEF_UNINITIALIZED,
+ * STALE_ID (shape), NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY, CAPACITY. */
 COL_API col_status col_body_create(col_world *world, const col_body_def *def, col_body_id *out);
 
 /* Removes a body; its id becomes stale and is never handed out again with the same
@@ -129,6 +130,18 @@ COL_API col_status col_body_set_poses_fn(col_world *world, const col_body_id *bo
 /* Reads the pose last set. Errors: STALE_ID, INVALID_ARGUMENT. */
 COL_API col_status col_body_get_pose(const col_world *world, col_body_id body,
                                      col_transform *out);
+
+/* Declares the body's top speeds from the next update on: its origin moves at most
+ * max_linear_speed (length units per update) and it turns at most max_angular_speed
+ * (radians per update); both finite and >= 0, or both COL_SPEED_UNDECLARED to let the world
+ * derive its bound from pose changes (see col_body_def). Errors: STALE_ID, INVALID_ARGUMENT. */
+COL_API col_status col_body_set_max_speeds(col_world *world, col_body_id body, double max_linear_speed,
+                                           double max_angular_speed);
+
+/* Reads the speeds last declared (COL_SPEED_UNDECLARED for none). Errors: STALE_ID,
+ * INVALID_ARGUMENT. */
+COL_API col_status col_body_get_max_speeds(const col_world *world, col_body_id body, double *max_linear_speed,
+                                           double *max_angular_speed);
 
 /* The def's user_data, or NULL for a stale id. */
 COL_API void *col_body_get_user_data(const col_world *world, col_body_id body);

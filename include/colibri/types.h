@@ -95,9 +95,18 @@ typedef struct col_world_def {
     int internal_cookie;          /* set by col_default_world_def(); do not touch */
 } col_world_def;
 
+/* A body's top speeds left to the world (col_body_def.max_linear_speed and
+ * max_angular_speed, col_body_set_max_speeds): it derives a per-frame bound from the
+ * pose changes instead (docs/schedule.md). */
+#define COL_SPEED_UNDECLARED (-1.0)
+
 /* Body definition. A body references one shape (shared with any number of bodies) at
  * a pose. Static bodies are never paired with other static bodies. Two bodies are tested
- * only if (a.filter_group & b.filter_mask) && (b.filter_group & a.filter_mask). */
+ * only if (a.filter_group & b.filter_mask) && (b.filter_group & a.filter_mask).
+ * Declared top speeds (both >= 0, or both COL_SPEED_UNDECLARED) are a promise about the
+ * motion from one update to the next that lets COL_SCHEDULE_TTC put pairs to sleep from
+ * the first frame on; results never depend on them (a body that breaks its promise, e.g.
+ * a teleport, is re-tested against every sleeping partner in that update). */
 typedef struct col_body_def {
     col_shape_id shape;
     col_transform pose;      /* position (length units) and unit quaternion */
@@ -105,6 +114,10 @@ typedef struct col_body_def {
     uint32_t filter_group;   /* the groups this body belongs to (bits); default 1 */
     uint32_t filter_mask;    /* the groups it may collide with; default all bits */
     bool is_static;          /* default false */
+    double max_linear_speed; /* most the body's origin moves per update (length units per
+                                update); default COL_SPEED_UNDECLARED */
+    double max_angular_speed; /* most the body turns per update (radians per update);
+                                 default COL_SPEED_UNDECLARED */
     int internal_cookie;     /* set by col_default_body_def(); do not touch */
 } col_body_def;
 
