@@ -52,13 +52,15 @@ static int reserve_keys(col_world *w, int need)
     return r;
 }
 
-static int reserve_fresh(col_world *w, int need)
+static int reserve_ints(col_world *w, int **arr, int *cap, int need)
 {
-    void *p = w->fresh;
-    int r = col_array_reserve(&w->alloc, &p, &w->fresh_cap, need, sizeof(int));
-    w->fresh = p;
+    void *p = *arr;
+    int r = col_array_reserve(&w->alloc, &p, cap, need, sizeof(int));
+    *arr = p;
     return r;
 }
+
+static int reserve_fresh(col_world *w, int need) { return reserve_ints(w, &w->fresh, &w->fresh_cap, need); }
 
 static int pair_cmp(const col_pair *p, const col_pair *q)
 {
@@ -278,6 +280,45 @@ static void fresh_range(int begin, int end, col_worker_ctx *worker, void *ctx)
     }
 }
 
+/* Records per block of the gathering pass (fixed, so the blocks do not depend on the
+ * worker count; their lists are joined in block order anyway). */
+#define COL_GATHER_BLOCK 2048
+
+typedef struct gather_ctx {
+    const col_bp_pair *rec;
+    const uint8_t *result;
+    uint64_t *keys; /* block b's hit keys from keys[b * COL_GATHER_BLOCK] */
+    int *slept;     /* block b's newly sleeping records from slept[b * COL_GATHER_BLOCK] */
+    int *counts;    /* per block: hits, newly sleeping, sleeping, woken early */
+    int nrec, bits;
+} gather_ctx;
+
+/* Step 4's gathering, blocks [begin, end): each writes only its own parts. */
+static void gather_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+{
+    (void)worker;
+    const gather_ctx *g = ctx;
+    for (int blk = begin; blk < end; blk++) {
+        int lo = blk * COL_GATHER_BLOCK, hi = g->nrec - lo > COL_GATHER_BLOCK ? lo + COL_GATHER_BLOCK : g->nrec;
+        int hits = 0, slept = 0, sleeping = 0, woken = 0;
+        for (int i = lo; i < hi; i++) {
+            uint8_t r = g->result[i];
+            if (r == PAIR_SKIP) continue;
+            if (r & PAIR_SLEPT) g->slept[lo + slept++] = i;
+            sleeping += (r & (PAIR_SLEPT | PAIR_ASLEEP)) != 0;
+            woken += (r & PAIR_WOKE) != 0;
+            if (!(r & PAIR_HIT)) continue;
+            uint32_t a = g->rec[i].a < g->rec[i].b ? g->rec[i].a : g->rec[i].b, b = g->rec[i].a ^ g->rec[i].b ^ a;
+            g->keys[lo + hits++] = (uint64_t)a << g->bits | b;
+        }
+        int *c = &g->counts[4 * blk];
+        c[0] = hits;
+        c[1] = slept;
+        c[2] = sleeping;
+        c[3] = woken;
+    }
+}
+
 col_status col_world_update(col_world *world)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
@@ -306,6 +347,7 @@ col_status col_world_update(col_world *world)
         reserve_pairs(w, &w->began, &w->began_cap, nrec) != 0 ||
         reserve_pairs(w, &w->ended, &w->ended_cap, w->pair_count[w->cur]) != 0 ||
         reserve_keys(w, 2 * nrec) != 0 || reserve_fresh(w, nrec) != 0 ||
+        reserve_ints(w, &w->gather_counts, &w->gather_counts_cap, 4 * ((nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK)) != 0 ||
         col_toc_heap_reserve(&w->sleep_queue, &w->alloc, w->slot_cap) != 0)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d pairs", nrec);
     /* 3b. inter-frame candidates and their reservations (lib/interframe.c), on request */
@@ -338,17 +380,26 @@ col_status col_world_update(col_world *world)
         calls += w->workers[k].narrow_calls;
         box_pairs += w->workers[k].box_pairs;
     }
+    /* Gathering: blocks of records in parallel, each listing its hits' keys and its newly
+     * sleeping records in its own part of the buffers; then this thread joins the lists
+     * in block order and queues the sleepers (the queue is shared), so everything stays
+     * in record order. */
     col_pair *out = w->pairs[next];
     int nout = 0, sleeping = 0, woken = 0, bits = slot_bits(w);
     uint64_t *keys = w->pair_keys;
-    for (int i = 0; i < nrec; i++) {
-        uint8_t r = result[i];
-        if (r & PAIR_SLEPT) col_toc_heap_set(&w->sleep_queue, rec[i].user, col_pair_cache_slot(w, rec[i].user)->wake_frame);
-        sleeping += (r & (PAIR_SLEPT | PAIR_ASLEEP)) != 0;
-        woken += (r & PAIR_WOKE) != 0;
-        if (!(r & PAIR_HIT)) continue;
-        uint32_t a = rec[i].a < rec[i].b ? rec[i].a : rec[i].b, b = rec[i].a ^ rec[i].b ^ a;
-        keys[nout++] = (uint64_t)a << bits | b;
+    int nblocks = (nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK;
+    gather_ctx gc = {rec, result, keys, w->fresh, w->gather_counts, nrec, bits};
+    col_parallel_for(w, gather_range, nblocks, 2, &gc);
+    for (int blk = 0; blk < nblocks; blk++) {
+        const int *c = &w->gather_counts[4 * blk], lo = blk * COL_GATHER_BLOCK;
+        if (nout != lo) memmove(keys + nout, keys + lo, (size_t)c[0] * sizeof *keys);
+        nout += c[0];
+        for (int j = 0; j < c[1]; j++) {
+            uint32_t user = rec[w->fresh[lo + j]].user;
+            col_toc_heap_set(&w->sleep_queue, user, col_pair_cache_slot(w, user)->wake_frame);
+        }
+        sleeping += c[2];
+        woken += c[3];
     }
 
     /* 5. sorted list and events. Slots are unique among live bodies, so sorting by slot

@@ -118,8 +118,10 @@ struct col_world {
 
     /* frame scratch (frame.c): one result byte per record, the records given slots */
     uint8_t *pair_result;
-    int *fresh;
+    int *fresh;           /* then reused by the gathering for newly sleeping records */
     int fresh_cap;
+    int *gather_counts;   /* 4 per gathering block */
+    int gather_counts_cap;
     int pair_result_cap;
     /* batch pose calls (body_poses.c): the checked poses, kept across calls */
     col_transform *pose_batch;
