@@ -7,8 +7,11 @@
 
 /* Blocks per worker: enough that workers finishing early take over the blocks of a slow
  * or descheduled one (narrow-phase costs vary a lot from pair to pair), few enough that
- * the atomic claims cost nothing next to the work. */
-#define COL_BLOCKS_PER_WORKER 8
+ * the atomic claims cost nothing next to the work. The step ends when its last block
+ * does, so a worker waits on average half a block at the end: with 8 blocks per worker
+ * that was about 0.2 ms of a 2-worker dense10k pair loop (a block of 2 300 records);
+ * 64 took the 2-worker frame from 7.1 to 6.9 ms. */
+#define COL_BLOCKS_PER_WORKER 64
 
 typedef struct parallel_call {
     col_world *world;
