@@ -2,7 +2,8 @@
 /* Broad phase: the pair set (broadphase/pair_set.c) and sweep and prune
  * (broadphase/sap.c), checked against brute-force all-pairs box overlap.
  * Oracles: after every update the pair set must equal the set of pairs (not both static)
- * whose closed boxes overlap on all three axes, and the removed-callback must have
+ * whose closed boxes, rounded outward to floats as the SAP holds them (col_sap_round_box),
+ * overlap on all three axes, and the removed-callback must have
  * been called exactly once for each pair that left, with the user value it carried (a
  * shadow map of pair -> user, with a fresh user stamped on every new record). */
 #include <stdarg.h>
@@ -361,7 +362,8 @@ static void test_pair_set_oom(void **state)
 
 typedef struct sim {
     int cap;
-    col_aabb *box;
+    col_aabb *box;  /* as given to the SAP */
+    col_aabb *rbox; /* the same, rounded (col_sap_round_box): what the set is defined on */
     unsigned char *live, *is_static, *removed_now;
     shadow sh;
     uint32_t next_user;
@@ -377,11 +379,13 @@ static void sim_init(sim *s, int cap)
     memset(s, 0, sizeof *s);
     s->cap = cap;
     s->box = calloc((size_t)cap, sizeof *s->box);
+    s->rbox = calloc((size_t)cap, sizeof *s->rbox);
     s->live = calloc((size_t)cap, 1);
     s->is_static = calloc((size_t)cap, 1);
     s->removed_now = calloc((size_t)cap, 1);
     s->scratch = calloc((size_t)cap, sizeof(int));
     assert_non_null(s->box);
+    assert_non_null(s->rbox);
     assert_non_null(s->live);
     assert_non_null(s->is_static);
     assert_non_null(s->removed_now);
@@ -393,6 +397,7 @@ static void sim_init(sim *s, int cap)
 static void sim_free(sim *s)
 {
     free(s->box);
+    free(s->rbox);
     free(s->live);
     free(s->is_static);
     free(s->removed_now);
@@ -442,7 +447,7 @@ static void check_sap(sim *s, col_sap *sap, bool exact)
         assert_true((int)b < s->cap);
         assert_true(s->live[a] && s->live[b]);
         assert_false(s->is_static[a] && s->is_static[b]);
-        if (exact) assert_true(overlap(&s->box[a], &s->box[b]));
+        if (exact) assert_true(overlap(&s->rbox[a], &s->rbox[b]));
         uint32_t want = 0;
         if (r[i].user == COL_PAIR_NO_USER) {
             assert_false(shadow_get(&s->sh, key_of(a, b), NULL));
@@ -458,7 +463,13 @@ static void check_sap(sim *s, col_sap *sap, bool exact)
 
     int m = 0, live = 0;
     for (int p = 0; p < s->cap; p++) {
-        if (s->live[p]) s->scratch[m++] = p;
+        col_aabb held;
+        bool registered = col_sap_box(sap, (uint32_t)p, &held);
+        assert_int_equal(registered, s->live[p]);
+        if (s->live[p]) {
+            assert_memory_equal(&held, &s->rbox[p], sizeof held);
+            s->scratch[m++] = p;
+        }
         s->removed_now[p] = 0;
     }
     live = m;
@@ -468,11 +479,11 @@ static void check_sap(sim *s, col_sap *sap, bool exact)
     int hit = 0;
     for (int i = 0; i < m; i++) {
         int p = s->scratch[i];
-        const col_aabb bp = s->box[p];
+        const col_aabb bp = s->rbox[p];
         bool sp = s->is_static[p];
         for (int j = i + 1; j < m; j++) {
             int q = s->scratch[j];
-            if (!overlap(&bp, &s->box[q]) || (sp && s->is_static[q])) continue;
+            if (!overlap(&bp, &s->rbox[q]) || (sp && s->is_static[q])) continue;
             brute++;
             s->removed_now[p] = s->removed_now[q] = 1; /* reused as "has a pair" */
         }
@@ -526,6 +537,7 @@ static void sim_insert(sim *s, col_sap *sap, int p, col_aabb box, bool st)
     s->live[p] = 1;
     s->is_static[p] = st;
     s->box[p] = box;
+    col_sap_round_box(&box, &s->rbox[p]);
     s->nlive++;
 }
 
@@ -542,6 +554,7 @@ static void sim_move(sim *s, col_sap *sap, int p, col_aabb box)
 {
     col_sap_move(sap, (uint32_t)p, &box);
     s->box[p] = box;
+    col_sap_round_box(&box, &s->rbox[p]);
 }
 
 static int random_live(const sim *s, int lo, int hi)
@@ -678,9 +691,11 @@ static void test_sap_oom(void **state)
                     s.live[p] = 1;
                     s.is_static[p] = st;
                     s.box[p] = b;
+                    col_sap_round_box(&b, &s.rbox[p]);
                 } else {
                     failed = true;
-                    assert_null(col_sap_box(sap, (uint32_t)p));
+                    col_aabb held;
+                    assert_false(col_sap_box(sap, (uint32_t)p, &held));
                 }
             }
             for (int p = 0; p < s.cap; p++)
@@ -819,8 +834,12 @@ static void test_sap_large_single_insert(void **state)
     assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
     assert_int_equal(col_sap_rebuild_count(sap), 1);
     int expect = 0;
+    col_aabb rn;
+    col_sap_round_box(&box[N], &rn);
     for (int p = 0; p < N; p++) {
-        bool o = overlap(&box[p], &box[N]);
+        col_aabb rp;
+        col_sap_round_box(&box[p], &rp);
+        bool o = overlap(&rp, &rn);
         expect += o;
         assert_int_equal(col_pair_set_find(col_sap_pair_set(sap), (uint32_t)p, N) != NULL, o);
     }
@@ -833,7 +852,8 @@ static void test_sap_large_single_insert(void **state)
     assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
     assert_int_equal(col_sap_rebuild_count(sap), 1);
     assert_int_equal(col_sap_proxy_count(sap), N - 1);
-    assert_null(col_sap_box(sap, 17));
+    col_aabb held;
+    assert_false(col_sap_box(sap, 17, &held));
 
     col_sap_destroy(sap);
     free(box);
