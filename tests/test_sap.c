@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -860,6 +861,84 @@ static void test_sap_large_single_insert(void **state)
     assert_int_equal(a.bytes, 0);
 }
 
+static col_aabb make_box(double x0, double y0, double z0, double x1, double y1, double z1)
+{
+    col_aabb b = {col_vec3_make(x0, y0, z0), col_vec3_make(x1, y1, z1)};
+    return b;
+}
+
+/* Boxes apart by less than a float ulp. A.max.x = 1 and B.min.x = the next double above 1
+ * (2^-52 apart) both round to 1.0f, so the rounded boxes touch and the pair belongs in the
+ * set although the double boxes do not overlap; C.max.y, just below -1, rounds up to -1.0f
+ * and touches D.min.y = -1 likewise. Both update paths must agree on these ties: the pairs
+ * enter through the incremental passes, survive a rebuild with their user values (never
+ * reported as leaving), and A-B leaves and comes back through incremental moves. */
+static void test_sap_sub_ulp_gap(void **state)
+{
+    (void)state;
+    /* The rounding itself: outward, and exact for doubles that are floats. */
+    col_aabb r = make_box(1.0, 1.0 + 0x1p-25, -1.0 - 0x1p-25, 1.0, 1.0 + 0x1p-25, -1.0 - 0x1p-25);
+    col_sap_round_box(&r, &r);
+    assert_true(r.min.x == 1.0 && r.max.x == 1.0);
+    assert_true(r.min.y == 1.0 && r.max.y == 1.0 + 0x1p-23);
+    assert_true(r.min.z == -1.0 - 0x1p-23 && r.max.z == -1.0);
+
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    sim s;
+    sim_init(&s, 64);
+    const double above1 = nextafter(1.0, 2.0), below_m1 = nextafter(-1.0, -2.0);
+    const col_aabb A = make_box(0, 0, 0, 1.0, 1, 1), B = make_box(above1, 0.5, 0.5, 2, 1.5, 1.5);
+    const col_aabb C = make_box(5, -2, 5, 6, below_m1, 6), D = make_box(5.5, -1.0, 5.5, 6.5, 0, 6.5);
+    assert_false(overlap(&A, &B));
+    assert_false(overlap(&C, &D));
+    sim_insert(&s, sap, 0, A, false);
+    sim_insert(&s, sap, 1, B, false);
+    sim_insert(&s, sap, 2, C, false);
+    sim_insert(&s, sap, 3, D, true);
+
+    /* Incremental path (four inserts). */
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_int_equal(col_sap_rebuild_count(sap), 0);
+    col_pair_set *set = col_sap_pair_set(sap);
+    assert_non_null(col_pair_set_find(set, 0, 1));
+    assert_non_null(col_pair_set_find(set, 2, 3));
+    assert_int_equal(col_pair_set_count(set), 2);
+    uint32_t user01 = col_pair_set_find(set, 0, 1)->user, user23 = col_pair_set_find(set, 2, 3)->user;
+
+    /* Rebuild path: more than COL_SAP_FEW_INSERTS (32) small boxes, spread along x so
+     * that the sweep runs on x and meets the tie of A and B there. */
+    for (int p = 10; p < 50; p++) sim_insert(&s, sap, p, make_box(100 + 3 * p, 0, 0, 101 + 3 * p, 1, 1), p % 2 == 0);
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+    assert_int_equal(s.callbacks, 0);
+    assert_int_equal(col_pair_set_find(set, 0, 1)->user, user01);
+    assert_int_equal(col_pair_set_find(set, 2, 3)->user, user23);
+
+    /* B away and back, incrementally: its min passes A's max both ways, the second time
+     * onto the tie (1.0f against 1.0f), where a min sorts before a max. */
+    sim_move(&s, sap, 1, make_box(1.5, 0.5, 0.5, 2.5, 1.5, 1.5));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_null(col_pair_set_find(set, 0, 1));
+    assert_int_equal(s.callbacks, 1);
+    sim_move(&s, sap, 1, B);
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_non_null(col_pair_set_find(set, 0, 1));
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -872,6 +951,7 @@ int main(void)
         cmocka_unit_test(test_sap_steady_no_alloc),
         cmocka_unit_test(test_sap_periodic_no_alloc),
         cmocka_unit_test(test_sap_large_single_insert),
+        cmocka_unit_test(test_sap_sub_ulp_gap),
     };
     return cmocka_run_group_tests_name("sap", tests, NULL, NULL);
 }
