@@ -74,7 +74,6 @@
 #include "broadphase/sap.h"
 
 #include <assert.h>
-#include <math.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <string.h>
@@ -215,17 +214,36 @@ struct col_sap {
  * it is at most one step off, on either side: one ulp back when it went the wrong way.
  * The test is on the result, so the answer is the same under any rounding mode. The
  * world keeps coordinates within COL_MAX_COORD (1e15), far below FLT_MAX; beyond it the
- * result would still be outward (an infinity, or FLT_MAX). */
+ * result would still be outward (an infinity, or FLT_MAX).
+ *
+ * The step is nextafterf(f, -INFINITY) (or +INFINITY) done on the bits and chosen by a
+ * mask, not a call behind a test: which way the conversion went is a coin flip per
+ * coordinate, and with the branch and the libm call col_sap_move_concurrent, run for
+ * every moved body, took 3.6% of the frame on the fast scene at 1 worker (1.2% this way,
+ * 0.7% when it copied doubles). The bit patterns of finite floats of one sign grow with
+ * the magnitude, so toward -inf a positive float loses one unit and a negative one gains
+ * one; from either zero the next float down is -FLT_TRUE_MIN (bits 0x80000001); toward
+ * +inf it is the mirror image. test_sap checks both against nextafterf. */
 static inline float round_down(double d)
 {
     float f = (float)d;
-    return (double)f > d ? nextafterf(f, -INFINITY) : f;
+    uint32_t u, dn, wrong = (double)f > d;
+    memcpy(&u, &f, sizeof u);
+    dn = ((u << 1) == 0) ? 0x80000001u : u + (u >> 31) * 2u - 1u;
+    u ^= (u ^ dn) & (0u - wrong);
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 static inline float round_up(double d)
 {
     float f = (float)d;
-    return (double)f < d ? nextafterf(f, INFINITY) : f;
+    uint32_t u, up, wrong = (double)f < d;
+    memcpy(&u, &f, sizeof u);
+    up = ((u << 1) == 0) ? 1u : u + 1u - (u >> 31) * 2u;
+    u ^= (u ^ up) & (0u - wrong);
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
 
 /* The outward rounding of a box: the float box contains the double one, so every pair

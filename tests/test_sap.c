@@ -939,6 +939,71 @@ static void test_sap_sub_ulp_gap(void **state)
     assert_int_equal(c.allocs, c.frees);
 }
 
+/* The reference rounding: the conversion, then one nextafterf step when it went the
+ * wrong way (sap.c does the step on the bits, without the branch and the call). */
+static float ref_round_down(double d)
+{
+    float f = (float)d;
+    return (double)f > d ? nextafterf(f, -INFINITY) : f;
+}
+
+static float ref_round_up(double d)
+{
+    float f = (float)d;
+    return (double)f < d ? nextafterf(f, INFINITY) : f;
+}
+
+/* col_sap_round_box against the reference, bit for bit (signed zeros included): values
+ * around the zeros, the subnormals, 1, FLT_MAX and COL_MAX_COORD, then random floats,
+ * their neighbouring doubles, doubles of every magnitude and integers scaled like
+ * coordinates. */
+static void test_sap_round_box_matches_nextafterf(void **state)
+{
+    (void)state;
+    rng_seed(0x0f1ea7ULL, "sap_round_box_matches_nextafterf");
+    const double special[] = {0.0, -0.0, 1e-50, -1e-50, 0x1p-149, -0x1p-149, 0x1p-150, -0x1p-150, 0x1.8p-150,
+                              -0x1.8p-150, 0x1p-126, -0x1p-126, 0x1.fffffcp-127, -0x1.fffffcp-127, 1.0, -1.0,
+                              nextafter(1.0, 2.0), nextafter(1.0, 0.0), -nextafter(1.0, 2.0), -nextafter(1.0, 0.0),
+                              0x1.fffffep127, -0x1.fffffep127, 0x1.ffffffp127, -0x1.ffffffp127, 1e300, -1e300,
+                              1e15, -1e15, 0.1, -0.1, 1.0 / 3.0, -1.0 / 3.0};
+    const int nspecial = (int)(sizeof special / sizeof special[0]);
+    int inexact = 0;
+    for (int i = 0; i < nspecial + 200000; i++) {
+        double d;
+        if (i < nspecial) {
+            d = special[i];
+        } else {
+            switch (rng_below(5)) {
+            case 0:
+            case 1: /* a float (exact: rounds to itself) */
+                d = (double)ldexpf((float)rng_unit() - 0.5f, (int)rng_below(276) - 150);
+                break;
+            case 2: /* the double next to a float, on either side */
+                d = (double)ldexpf((float)rng_unit() - 0.5f, (int)rng_below(276) - 150);
+                d = nextafter(d, rng_chance(0.5) ? INFINITY : -INFINITY);
+                break;
+            case 3: /* any magnitude */
+                d = ldexp(rng_unit() - 0.5, (int)rng_below(300) - 150);
+                break;
+            default: /* coordinates: integers scaled down, as a scene's are */
+                d = (double)(int64_t)(rng_next() >> 20) * 1e-9 * (rng_chance(0.5) ? 1 : -1);
+                break;
+            }
+        }
+        col_aabb in = {col_vec3_make(d, d, d), col_vec3_make(d, d, d)}, out;
+        col_sap_round_box(&in, &out);
+        float lo = ref_round_down(d), hi = ref_round_up(d), got_lo = (float)out.min.x, got_hi = (float)out.max.x;
+        assert_true(out.min.x == (double)got_lo && out.max.x == (double)got_hi); /* exactly floats */
+        assert_memory_equal(&got_lo, &lo, sizeof lo);
+        assert_memory_equal(&got_hi, &hi, sizeof hi);
+        assert_true(out.min.x <= d && d <= out.max.x);
+        inexact += lo != hi;
+    }
+    print_message("sap_round_box_matches_nextafterf: %d values, %d not floats\n", nspecial + 200000, inexact);
+    /* Both kinds are well represented (about 60% are not floats). */
+    assert_true(inexact > 80000 && inexact < 160000);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -952,6 +1017,7 @@ int main(void)
         cmocka_unit_test(test_sap_periodic_no_alloc),
         cmocka_unit_test(test_sap_large_single_insert),
         cmocka_unit_test(test_sap_sub_ulp_gap),
+        cmocka_unit_test(test_sap_round_box_matches_nextafterf),
     };
     return cmocka_run_group_tests_name("sap", tests, NULL, NULL);
 }
