@@ -19,8 +19,8 @@
  * Why: the passes are memory-bound. Each swap moves an endpoint and loads the passed
  * proxy's box (boxes or old_boxes, at random proxy numbers) and flag byte; in doubles
  * that was a 16-byte endpoint and a 48-byte box, and sort_range took about 64% of the
- * frame on sparse100k (100 000 bodies: 9.6 MB of endpoints and 9.6 MB of boxes) and 27%
- * on dense10k. Floats make them 8 and 24 bytes, half the footprint and the traffic.
+ * frame on sparse100k (100 000 bodies: 9.6 MB of endpoints and 9.6 MB of boxes) and
+ * 25-27% on dense10k (perf, 1 worker). Floats make them 8 and 24 bytes, half the footprint and the traffic.
  * Measured (colibri-bench frame_ms_median, 2-core Xeon VM with 2 MB of L2 per core and
  * a large shared L3, three runs each): sparse100k 89-99 -> 79-80 ms on 1 worker and
  * 50-51 -> 43-44 ms on 2, with sort_range about a quarter faster (its loads of boxes at

@@ -10,12 +10,13 @@
  * else, so after col_sap_update the set holds exactly the pairs of proxies whose ROUNDED
  * closed boxes overlap on all three axes (touching boxes overlap), never two static
  * proxies. A rounded box contains the caller's box, so the set holds every pair whose
- * double boxes overlap, and also pairs apart by less than about a float ulp (2^-23 of
- * the coordinates' magnitude), which the caller filters if it must: the world gives the
- * SAP fat boxes and tests the tight ones itself (lib/frame.c, candidate). Floats because
- * the insertion-sort passes are memory-bound: each swap moves an endpoint and reads the
- * passed proxy's box, and floats halve both (8-byte endpoints instead of 16, 24-byte
- * boxes instead of 48; sap.c has the measurements).
+ * double boxes overlap, and also some pairs apart by less than two float ulps (each box
+ * grows by up to one; about 2^-22 of the coordinates' magnitude), which the caller
+ * filters if it must: the world gives the SAP fat boxes and tests the tight ones itself
+ * (lib/frame.c, candidate). Floats because the insertion-sort passes are memory-bound:
+ * each swap moves an endpoint and reads the passed proxy's box, and floats halve both
+ * (8-byte endpoints instead of 16, 24-byte boxes instead of 48; sap.c has the
+ * measurements).
  *
  * Proxies are numbered by the caller (the world uses body slot indices). Inserts, moves
  * and removals are recorded and applied together by col_sap_update:
