@@ -5,11 +5,36 @@
  * swaps (the passes run in parallel on fixed segments, the pair set is updated after
  * them in a fixed order: see COL_SAP_SEGMENT). See sap.h for the contract.
  *
+ * Single precision. Everything below is about the ROUNDED boxes: col_sap_insert and
+ * col_sap_move round the caller's double box outward to floats once (round_box), and
+ * every comparison in this file (the insertion-sort order, the swap tests, the rebuild's
+ * sort and sweep) reads those floats or endpoints copied from them. So the proof below
+ * holds exactly, for the float boxes: the set is exactly the overlap set of the rounded
+ * boxes, a superset of that of the double boxes (outward rounding only grows a box).
+ * Rounding only the endpoints would not do: swap tests on double boxes could disagree
+ * with a float order at a near-tie (two doubles that round to one float), and a pair
+ * would then be added or dropped against its overlap by order, breaking the invariant.
+ * The rounding is a pure function of the caller's box (no rounding-mode dependence, see
+ * round_down), so it changes nothing in the determinism argument of COL_SAP_SEGMENT.
+ * Why: the passes are memory-bound. Each swap moves an endpoint and loads the passed
+ * proxy's box (boxes or old_boxes, at random proxy numbers) and flag byte; in doubles
+ * that was a 16-byte endpoint and a 48-byte box, and sort_range took about 64% of the
+ * frame on sparse100k (100 000 bodies: 9.6 MB of endpoints and 9.6 MB of boxes) and
+ * 25-27% on dense10k (perf, 1 worker). Floats make them 8 and 24 bytes, half the footprint and the traffic.
+ * Measured (colibri-bench frame_ms_median, 2-core Xeon VM with 2 MB of L2 per core and
+ * a large shared L3, three runs each): sparse100k 89-99 -> 79-80 ms on 1 worker and
+ * 50-51 -> 43-44 ms on 2, with sort_range about a quarter faster (its loads of boxes at
+ * random proxy numbers stay latency-bound: that L3 holds either layout); dense10k
+ * (1.9 MB of endpoints and boxes in doubles, about one L2) 12.5-12.7 -> 12.3-12.5 ms and
+ * 7.0-7.1 -> 6.8-7.0 ms; fast (2 000 bodies) unchanged at 1.95 and 1.20 ms.
+ *
  * Endpoint order (per axis): by value; at equal values a min before a max, so boxes
  * that touch overlap (closed intervals, the narrow phase's convention, ALGORITHMS.md
  * section 4); two mins or two maxes at equal values keep their order in the array
  * (insertion sort is stable), which is deterministic. Bullet gets min-before-max from
- * even/odd quantised values; we compare doubles and break the tie on the kind bit.
+ * even/odd quantised values; we compare floats and break the tie on the kind bit. Ties
+ * are more common than in doubles (nearby doubles round to one float) and follow the
+ * same rule, as the closed-interval overlap of the rounded boxes requires.
  *
  * Why the incremental pass keeps the set exact. On an axis, boxes A and B overlap iff
  * A.min comes before B.max and B.min before A.max in the sorted order, which with the
@@ -50,7 +75,8 @@
  * Memory: per-proxy arrays grow with the largest proxy index; endpoint arrays, the
  * insert queue, the merge-sort buffer, the active list and the passes' items and event
  * pool persist across frames, so an update on a steady scene (moves only) allocates
- * nothing once the pair set and the event pool have met their peaks. Endpoints are 16 bytes (double + proxy << 1 | is_max), so proxies are < 2^31. */
+ * nothing once the pair set and the event pool have met their peaks. Endpoints are 8
+ * bytes (float + proxy << 1 | is_max), so proxies are < 2^31; boxes are 24 bytes. */
 #include "broadphase/sap.h"
 
 #include <assert.h>
@@ -117,15 +143,22 @@ enum {
 };
 
 typedef struct col_sap_ep {
-    double value;
+    float value;   /* the proxy's rounded box (col_sap_fbox) on this axis */
     uint32_t data; /* proxy << 1 | is_max */
 } col_sap_ep;
+
+/* A proxy's box as the passes see it: the caller's box rounded outward to floats
+ * (round_box). Every comparison of the structure reads these values or endpoints copied
+ * from them, never the caller's doubles. */
+typedef struct col_sap_fbox {
+    float lim[2][3]; /* lim[0][axis]: min, lim[1][axis]: max; indexed by the kind bit */
+} col_sap_fbox;
 
 /* An active box of the rebuild's sweep: its intervals on the two other axes copied next
  * to each other, so the inner loop scans contiguous memory instead of gathering boxes
  * (with n boxes of width w in a cube of side L about n w / L are active at a time). */
 typedef struct col_sap_active {
-    double lo1, hi1, lo2, hi2;
+    float lo1, hi1, lo2, hi2;
     uint32_t p, is_static;
 } col_sap_active;
 
@@ -134,7 +167,7 @@ struct col_sap {
     col_pair_set *pairs;
 
     /* Per proxy, indexed by proxy number; nslots are initialised. */
-    col_aabb *boxes;
+    col_sap_fbox *boxes;
     uint8_t *info; /* state | flags */
     int *active_pos;
     int boxes_cap, info_cap, active_pos_cap, nslots;
@@ -144,7 +177,7 @@ struct col_sap {
      * endpoints by the refresh pass, whose items (one per axis segment) would then write
      * the three coordinates of one box from three threads: false sharing that kept the
      * refresh from scaling at all (0.36 ms on 1 worker, 0.31 on 2, dense10k). */
-    col_aabb *old_boxes;
+    col_sap_fbox *old_boxes;
     int old_boxes_cap;
 
     /* The incremental passes' items (segments of the three axes, then one fix-up per
@@ -182,12 +215,65 @@ struct col_sap {
 
 /* ---- small helpers ---- */
 
-static inline double coord(const col_vec3 *v, int axis) { return axis == 0 ? v->x : (axis == 1 ? v->y : v->z); }
-
-static inline double ep_value(const col_aabb *b, int axis, uint32_t is_max)
+/* The largest float <= d, and the smallest float >= d (STYLE.md item 7; Box2D's
+ * b2RoundDownFloat/b2RoundUpFloat do the same job). The conversion rounds to nearest, so
+ * it is at most one step off, on either side: one ulp back when it went the wrong way.
+ * The test is on the result, so the answer is the same under any rounding mode. The
+ * world keeps coordinates within COL_MAX_COORD (1e15), far below FLT_MAX; beyond it the
+ * result would still be outward (an infinity, or FLT_MAX).
+ *
+ * The step is nextafterf(f, -INFINITY) (or +INFINITY) done on the bits and chosen by a
+ * mask, not a call behind a test: which way the conversion went is a coin flip per
+ * coordinate, and with the branch and the libm call col_sap_move_concurrent, run for
+ * every moved body, took 3.6% of the frame on the fast scene at 1 worker (1.2% this way,
+ * 0.7% when it copied doubles). The bit patterns of finite floats of one sign grow with
+ * the magnitude, so toward -inf a positive float loses one unit and a negative one gains
+ * one; from either zero the next float down is -FLT_TRUE_MIN (bits 0x80000001); toward
+ * +inf it is the mirror image. test_sap checks both against nextafterf. */
+static inline float round_down(double d)
 {
-    return coord(is_max ? &b->max : &b->min, axis);
+    float f = (float)d;
+    uint32_t u, dn, wrong = (double)f > d;
+    memcpy(&u, &f, sizeof u);
+    dn = ((u << 1) == 0) ? 0x80000001u : u + (u >> 31) * 2u - 1u;
+    u ^= (u ^ dn) & (0u - wrong);
+    memcpy(&f, &u, sizeof f);
+    return f;
 }
+
+static inline float round_up(double d)
+{
+    float f = (float)d;
+    uint32_t u, up, wrong = (double)f < d;
+    memcpy(&u, &f, sizeof u);
+    up = ((u << 1) == 0) ? 1u : u + 1u - (u >> 31) * 2u;
+    u ^= (u ^ up) & (0u - wrong);
+    memcpy(&f, &u, sizeof f);
+    return f;
+}
+
+/* The outward rounding of a box: the float box contains the double one, so every pair
+ * of overlapping double boxes overlaps as floats too (the set is a superset of the
+ * double-box overlaps). */
+static inline void round_box(const col_aabb *in, col_sap_fbox *out)
+{
+    out->lim[0][0] = round_down(in->min.x);
+    out->lim[0][1] = round_down(in->min.y);
+    out->lim[0][2] = round_down(in->min.z);
+    out->lim[1][0] = round_up(in->max.x);
+    out->lim[1][1] = round_up(in->max.y);
+    out->lim[1][2] = round_up(in->max.z);
+}
+
+/* A float box in doubles (exact: every float is a double). */
+static inline void fbox_to_aabb(const col_sap_fbox *in, col_aabb *out)
+{
+    out->min = col_vec3_make(in->lim[0][0], in->lim[0][1], in->lim[0][2]);
+    out->max = col_vec3_make(in->lim[1][0], in->lim[1][1], in->lim[1][2]);
+}
+
+/* An index, not a choice: a branch on the kind would be a coin flip per endpoint. */
+static inline float ep_value(const col_sap_fbox *b, int axis, uint32_t is_max) { return b->lim[is_max][axis]; }
 
 static inline int state_of(const col_sap *sap, uint32_t p) { return sap->info[p] & COL_SAP_STATE_MASK; }
 
@@ -202,10 +288,10 @@ static inline int both_static(const col_sap *sap, uint32_t p, uint32_t q)
 }
 
 /* Closed-interval overlap on all three axes (touching boxes overlap). */
-static inline int boxes_overlap(const col_aabb *a, const col_aabb *b)
+static inline int boxes_overlap(const col_sap_fbox *a, const col_sap_fbox *b)
 {
-    return a->min.x <= b->max.x && b->min.x <= a->max.x && a->min.y <= b->max.y && b->min.y <= a->max.y &&
-           a->min.z <= b->max.z && b->min.z <= a->max.z;
+    return a->lim[0][0] <= b->lim[1][0] && b->lim[0][0] <= a->lim[1][0] && a->lim[0][1] <= b->lim[1][1] &&
+           b->lim[0][1] <= a->lim[1][1] && a->lim[0][2] <= b->lim[1][2] && b->lim[0][2] <= a->lim[1][2];
 }
 
 #ifndef NDEBUG
@@ -256,10 +342,10 @@ static int ensure_slot(col_sap *sap, uint32_t p)
     int need = (int)p + 1;
     if (need <= sap->nslots) return 0;
     void *d = sap->boxes;
-    if (col_array_reserve(sap->alloc, &d, &sap->boxes_cap, need, sizeof(col_aabb)) != 0) return -1;
+    if (col_array_reserve(sap->alloc, &d, &sap->boxes_cap, need, sizeof(col_sap_fbox)) != 0) return -1;
     sap->boxes = d;
     d = sap->old_boxes;
-    if (col_array_reserve(sap->alloc, &d, &sap->old_boxes_cap, need, sizeof(col_aabb)) != 0) return -1;
+    if (col_array_reserve(sap->alloc, &d, &sap->old_boxes_cap, need, sizeof(col_sap_fbox)) != 0) return -1;
     sap->old_boxes = d;
     d = sap->info;
     if (col_array_reserve(sap->alloc, &d, &sap->info_cap, need, sizeof(uint8_t)) != 0) return -1;
@@ -268,8 +354,8 @@ static int ensure_slot(col_sap *sap, uint32_t p)
     if (col_array_reserve(sap->alloc, &d, &sap->active_pos_cap, need, sizeof(int)) != 0) return -1;
     sap->active_pos = d;
     size_t n = (size_t)(need - sap->nslots);
-    memset(sap->boxes + sap->nslots, 0, n * sizeof(col_aabb));
-    memset(sap->old_boxes + sap->nslots, 0, n * sizeof(col_aabb)); /* read (masked) by sort_range */
+    memset(sap->boxes + sap->nslots, 0, n * sizeof(col_sap_fbox));
+    memset(sap->old_boxes + sap->nslots, 0, n * sizeof(col_sap_fbox)); /* read (masked) by sort_range */
     memset(sap->info + sap->nslots, 0, n);
     memset(sap->active_pos + sap->nslots, 0, n * sizeof(int));
     sap->nslots = need;
@@ -296,8 +382,8 @@ void col_sap_destroy(col_sap *sap)
     if (sap == NULL) return;
     col_alloc *a = sap->alloc;
     col_pair_set_destroy(sap->pairs);
-    col_free_bytes(a, sap->boxes, (size_t)sap->boxes_cap * sizeof(col_aabb));
-    col_free_bytes(a, sap->old_boxes, (size_t)sap->old_boxes_cap * sizeof(col_aabb));
+    col_free_bytes(a, sap->boxes, (size_t)sap->boxes_cap * sizeof(col_sap_fbox));
+    col_free_bytes(a, sap->old_boxes, (size_t)sap->old_boxes_cap * sizeof(col_sap_fbox));
     col_free_bytes(a, sap->items, (size_t)sap->items_cap * sizeof(struct col_sap_item));
     col_free_bytes(a, sap->events, (size_t)sap->event_chunk_cap * COL_SAP_CHUNK * sizeof(uint64_t));
     col_free_bytes(a, sap->chunk_next, (size_t)sap->event_chunk_cap * sizeof(int));
@@ -322,8 +408,8 @@ int col_sap_insert(col_sap *sap, uint32_t p, const col_aabb *box, bool is_static
         if (reserve_u32(sap->alloc, &sap->queue, &sap->queue_cap, sap->queue_len + 1) != 0) return -1;
         sap->queue[sap->queue_len++] = p;
     }
-    sap->boxes[p] = *box;
-    sap->old_boxes[p] = *box;
+    round_box(box, &sap->boxes[p]);
+    sap->old_boxes[p] = sap->boxes[p];
     sap->info[p] = (uint8_t)(COL_SAP_INSERTING | COL_SAP_QUEUED | (is_static ? COL_SAP_STATIC : 0));
     sap->proxy_count++;
     return 0;
@@ -350,7 +436,7 @@ void col_sap_move_concurrent(col_sap *sap, uint32_t p, const col_aabb *box)
         sap->old_boxes[p] = sap->boxes[p];
         sap->info[p] |= COL_SAP_MOVED;
     }
-    sap->boxes[p] = *box;
+    round_box(box, &sap->boxes[p]);
 }
 
 void col_sap_note_moves(col_sap *sap) { sap->moved = 1; }
@@ -375,10 +461,18 @@ col_pair_set *col_sap_pair_set(col_sap *sap) { return sap->pairs; }
 
 int col_sap_proxy_count(const col_sap *sap) { return sap->proxy_count; }
 
-const col_aabb *col_sap_box(const col_sap *sap, uint32_t p)
+bool col_sap_box(const col_sap *sap, uint32_t p, col_aabb *out)
 {
-    if ((int64_t)p >= sap->nslots || state_of(sap, p) == COL_SAP_FREE) return NULL;
-    return &sap->boxes[p];
+    if ((int64_t)p >= sap->nslots || state_of(sap, p) == COL_SAP_FREE) return false;
+    fbox_to_aabb(&sap->boxes[p], out);
+    return true;
+}
+
+void col_sap_round_box(const col_aabb *in, col_aabb *out)
+{
+    col_sap_fbox f;
+    round_box(in, &f); /* through f: in and out may be the same box */
+    fbox_to_aabb(&f, out);
 }
 
 int col_sap_rebuild_count(const col_sap *sap) { return sap->rebuilds; }
@@ -428,7 +522,7 @@ static void apply_removals(col_sap *sap, col_sap_pair_removed_fn removed, void *
 /* One run of the passes: nseg segments per axis over endpoints [0, n). */
 typedef struct col_sap_pass {
     col_sap *sap;
-    const col_aabb *old_boxes;
+    const col_sap_fbox *old_boxes;
     int nseg, n;
 } col_sap_pass;
 
@@ -481,7 +575,7 @@ static void record(col_sap *sap, col_sap_item *it, uint64_t ev)
  * the test reads: a min passing maxes starts an overlap on this axis, tested on the final
  * boxes; a max passing mins ends one, which matters only if the last update's boxes
  * overlapped and neither proxy is new (see below). */
-static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, const col_aabb *old_boxes,
+static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, const col_sap_fbox *old_boxes,
                        col_sap_item *item)
 {
     const uint8_t *info = sap->info;
@@ -495,9 +589,9 @@ static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, 
          * last update did not overlap: the set held exactly the pairs whose boxes did, so
          * the pair is not in it. That is nearly every such swap (measured: 99.5% on
          * dense10k, 99.99% on sparse100k), each a hash miss otherwise. */
-        const col_aabb *base = e_max ? old_boxes : sap->boxes;
+        const col_sap_fbox *base = e_max ? old_boxes : sap->boxes;
         const uint8_t new_mask = e_max ? COL_SAP_NEW : 0;
-        const col_aabb P = base[p];
+        const col_sap_fbox P = base[p];
         const uint8_t pinfo = info[p];
         const uint64_t ev = (e_max ? COL_SAP_EV_REMOVE : 0) | (uint64_t)p << 32;
         int j = i;
@@ -506,11 +600,12 @@ static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, 
             uint32_t q = f.data >> 1;
             /* A box's own min never passes its max (min <= max, min starts first). */
             assert(p != q || !((e.data ^ f.data) & 1u));
-            const col_aabb *Q = &base[q];
+            const col_sap_fbox *Q = &base[q];
             uint8_t qinfo = info[q];
             int hit = (int)((e.data ^ f.data) & 1u) & !(pinfo & qinfo & COL_SAP_STATIC) &
-                      !((pinfo | qinfo) & new_mask) & (P.min.x <= Q->max.x) & (Q->min.x <= P.max.x) &
-                      (P.min.y <= Q->max.y) & (Q->min.y <= P.max.y) & (P.min.z <= Q->max.z) & (Q->min.z <= P.max.z);
+                      !((pinfo | qinfo) & new_mask) & (P.lim[0][0] <= Q->lim[1][0]) & (Q->lim[0][0] <= P.lim[1][0]) &
+                      (P.lim[0][1] <= Q->lim[1][1]) & (Q->lim[0][1] <= P.lim[1][1]) &
+                      (P.lim[0][2] <= Q->lim[1][2]) & (Q->lim[0][2] <= P.lim[1][2]);
             if (hit) record(sap, item, ev | q);
             ep[j] = f;
             j--;
@@ -723,7 +818,7 @@ static int sweep_axis(const col_sap *sap)
         if (state_of(sap, (uint32_t)p) != COL_SAP_LIVE) continue;
         n++;
         for (int k = 0; k < 3; k++) {
-            double c = 0.5 * coord(&sap->boxes[p].min, k) + 0.5 * coord(&sap->boxes[p].max, k);
+            double c = 0.5 * (double)sap->boxes[p].lim[0][k] + 0.5 * (double)sap->boxes[p].lim[1][k];
             s[k] += c;
             s2[k] += c * c;
         }
@@ -767,10 +862,10 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         int m = 0;
         for (int p = 0; p < sap->nslots; p++) {
             if (state_of(sap, (uint32_t)p) != COL_SAP_LIVE) continue;
-            const col_aabb *b = &sap->boxes[p];
-            ep[m].value = coord(&b->min, k);
+            const col_sap_fbox *b = &sap->boxes[p];
+            ep[m].value = b->lim[0][k];
             ep[m++].data = (uint32_t)p << 1;
-            ep[m].value = coord(&b->max, k);
+            ep[m].value = b->lim[1][k];
             ep[m++].data = (uint32_t)p << 1 | 1u;
         }
         sort_total(ep, sap->scratch, (size_t)m);
@@ -799,8 +894,8 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         }
         /* Every active q has q.min <= p.min <= q.max on the sweep axis (min before max
          * at ties): test the other two. */
-        const col_aabb *bp = &sap->boxes[p];
-        col_sap_active me = {coord(&bp->min, s1), coord(&bp->max, s1), coord(&bp->min, s2), coord(&bp->max, s2), p,
+        const col_sap_fbox *bp = &sap->boxes[p];
+        col_sap_active me = {bp->lim[0][s1], bp->lim[1][s1], bp->lim[0][s2], bp->lim[1][s2], p,
                              (sap->info[p] & COL_SAP_STATIC) != 0};
         /* This loop is the rebuild's cost (n times the active count). Bitwise & of the
          * four tests: each alone is a coin flip for the branch predictor, while their
@@ -874,9 +969,9 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         sap->info[p] |= COL_SAP_NEW;
         for (int a = 0; a < 3; a++) {
             col_sap_ep *ep = sap->axis[a] + sap->ep_count;
-            ep[0].value = coord(&sap->boxes[p].min, a);
+            ep[0].value = sap->boxes[p].lim[0][a];
             ep[0].data = p << 1;
-            ep[1].value = coord(&sap->boxes[p].max, a);
+            ep[1].value = sap->boxes[p].lim[1][a];
             ep[1].data = p << 1 | 1u;
         }
         sap->ep_count += 2;

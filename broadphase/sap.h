@@ -3,9 +3,20 @@
  * arrays of box endpoints, one per axis, kept sorted from frame to frame by insertion
  * sort, so the work per frame is O(n + swaps). A pair's overlap on an axis changes only
  * when two of its endpoints swap; at each swap the other axes are checked and the pair
- * set (pair_set.h) is updated, so after col_sap_update it holds exactly the pairs of
- * proxies whose closed boxes overlap on all three axes (touching boxes overlap), never
- * two static proxies.
+ * set (pair_set.h) is updated.
+ *
+ * The contract is on rounded boxes. The structure holds each proxy's box rounded outward
+ * to floats (col_sap_round_box: min toward -inf, max toward +inf) and compares nothing
+ * else, so after col_sap_update the set holds exactly the pairs of proxies whose ROUNDED
+ * closed boxes overlap on all three axes (touching boxes overlap), never two static
+ * proxies. A rounded box contains the caller's box, so the set holds every pair whose
+ * double boxes overlap, and also some pairs apart by less than two float ulps (each box
+ * grows by up to one; about 2^-22 of the coordinates' magnitude), which the caller
+ * filters if it must: the world gives the SAP fat boxes and tests the tight ones itself
+ * (lib/frame.c, candidate). Floats because the insertion-sort passes are memory-bound:
+ * each swap moves an endpoint and reads the passed proxy's box, and floats halve both
+ * (8-byte endpoints instead of 16, 24-byte boxes instead of 48; sap.c has the
+ * measurements).
  *
  * Proxies are numbered by the caller (the world uses body slot indices). Inserts, moves
  * and removals are recorded and applied together by col_sap_update:
@@ -68,9 +79,15 @@ void col_sap_set_runner(col_sap *sap, col_sap_run_fn *run, void *ctx);
 /* The pair set (valid until the next update or remove). */
 col_pair_set *col_sap_pair_set(col_sap *sap);
 
-/* Number of live proxies, and the box the broad phase currently holds for p. */
+/* Number of live proxies. */
 int col_sap_proxy_count(const col_sap *sap);
-const col_aabb *col_sap_box(const col_sap *sap, uint32_t p);
+/* The box the broad phase currently holds for p, as rounded (col_sap_round_box) into
+ * *out; false, with *out untouched, if p is not registered. */
+bool col_sap_box(const col_sap *sap, uint32_t p, col_aabb *out);
+/* The box the broad phase works with for a caller's box: each coordinate rounded outward
+ * to a float (min toward -inf, max toward +inf), given back exactly as a double. in and
+ * out may be the same. The pair set is defined on these boxes (see the top). */
+void col_sap_round_box(const col_aabb *in, col_aabb *out);
 
 /* How many full rebuilds (sort plus sweep) updates have done so far; for tests and
  * counters, so they can tell the few-inserts path from the bulk path. */

@@ -2,7 +2,8 @@
 /* Broad phase: the pair set (broadphase/pair_set.c) and sweep and prune
  * (broadphase/sap.c), checked against brute-force all-pairs box overlap.
  * Oracles: after every update the pair set must equal the set of pairs (not both static)
- * whose closed boxes overlap on all three axes, and the removed-callback must have
+ * whose closed boxes, rounded outward to floats as the SAP holds them (col_sap_round_box),
+ * overlap on all three axes, and the removed-callback must have
  * been called exactly once for each pair that left, with the user value it carried (a
  * shadow map of pair -> user, with a fresh user stamped on every new record). */
 #include <stdarg.h>
@@ -11,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -361,7 +363,8 @@ static void test_pair_set_oom(void **state)
 
 typedef struct sim {
     int cap;
-    col_aabb *box;
+    col_aabb *box;  /* as given to the SAP */
+    col_aabb *rbox; /* the same, rounded (col_sap_round_box): what the set is defined on */
     unsigned char *live, *is_static, *removed_now;
     shadow sh;
     uint32_t next_user;
@@ -377,11 +380,13 @@ static void sim_init(sim *s, int cap)
     memset(s, 0, sizeof *s);
     s->cap = cap;
     s->box = calloc((size_t)cap, sizeof *s->box);
+    s->rbox = calloc((size_t)cap, sizeof *s->rbox);
     s->live = calloc((size_t)cap, 1);
     s->is_static = calloc((size_t)cap, 1);
     s->removed_now = calloc((size_t)cap, 1);
     s->scratch = calloc((size_t)cap, sizeof(int));
     assert_non_null(s->box);
+    assert_non_null(s->rbox);
     assert_non_null(s->live);
     assert_non_null(s->is_static);
     assert_non_null(s->removed_now);
@@ -393,6 +398,7 @@ static void sim_init(sim *s, int cap)
 static void sim_free(sim *s)
 {
     free(s->box);
+    free(s->rbox);
     free(s->live);
     free(s->is_static);
     free(s->removed_now);
@@ -442,7 +448,7 @@ static void check_sap(sim *s, col_sap *sap, bool exact)
         assert_true((int)b < s->cap);
         assert_true(s->live[a] && s->live[b]);
         assert_false(s->is_static[a] && s->is_static[b]);
-        if (exact) assert_true(overlap(&s->box[a], &s->box[b]));
+        if (exact) assert_true(overlap(&s->rbox[a], &s->rbox[b]));
         uint32_t want = 0;
         if (r[i].user == COL_PAIR_NO_USER) {
             assert_false(shadow_get(&s->sh, key_of(a, b), NULL));
@@ -458,7 +464,13 @@ static void check_sap(sim *s, col_sap *sap, bool exact)
 
     int m = 0, live = 0;
     for (int p = 0; p < s->cap; p++) {
-        if (s->live[p]) s->scratch[m++] = p;
+        col_aabb held;
+        bool registered = col_sap_box(sap, (uint32_t)p, &held);
+        assert_int_equal(registered, s->live[p]);
+        if (s->live[p]) {
+            assert_memory_equal(&held, &s->rbox[p], sizeof held);
+            s->scratch[m++] = p;
+        }
         s->removed_now[p] = 0;
     }
     live = m;
@@ -468,11 +480,11 @@ static void check_sap(sim *s, col_sap *sap, bool exact)
     int hit = 0;
     for (int i = 0; i < m; i++) {
         int p = s->scratch[i];
-        const col_aabb bp = s->box[p];
+        const col_aabb bp = s->rbox[p];
         bool sp = s->is_static[p];
         for (int j = i + 1; j < m; j++) {
             int q = s->scratch[j];
-            if (!overlap(&bp, &s->box[q]) || (sp && s->is_static[q])) continue;
+            if (!overlap(&bp, &s->rbox[q]) || (sp && s->is_static[q])) continue;
             brute++;
             s->removed_now[p] = s->removed_now[q] = 1; /* reused as "has a pair" */
         }
@@ -526,6 +538,7 @@ static void sim_insert(sim *s, col_sap *sap, int p, col_aabb box, bool st)
     s->live[p] = 1;
     s->is_static[p] = st;
     s->box[p] = box;
+    col_sap_round_box(&box, &s->rbox[p]);
     s->nlive++;
 }
 
@@ -542,6 +555,7 @@ static void sim_move(sim *s, col_sap *sap, int p, col_aabb box)
 {
     col_sap_move(sap, (uint32_t)p, &box);
     s->box[p] = box;
+    col_sap_round_box(&box, &s->rbox[p]);
 }
 
 static int random_live(const sim *s, int lo, int hi)
@@ -678,9 +692,11 @@ static void test_sap_oom(void **state)
                     s.live[p] = 1;
                     s.is_static[p] = st;
                     s.box[p] = b;
+                    col_sap_round_box(&b, &s.rbox[p]);
                 } else {
                     failed = true;
-                    assert_null(col_sap_box(sap, (uint32_t)p));
+                    col_aabb held;
+                    assert_false(col_sap_box(sap, (uint32_t)p, &held));
                 }
             }
             for (int p = 0; p < s.cap; p++)
@@ -819,8 +835,12 @@ static void test_sap_large_single_insert(void **state)
     assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
     assert_int_equal(col_sap_rebuild_count(sap), 1);
     int expect = 0;
+    col_aabb rn;
+    col_sap_round_box(&box[N], &rn);
     for (int p = 0; p < N; p++) {
-        bool o = overlap(&box[p], &box[N]);
+        col_aabb rp;
+        col_sap_round_box(&box[p], &rp);
+        bool o = overlap(&rp, &rn);
         expect += o;
         assert_int_equal(col_pair_set_find(col_sap_pair_set(sap), (uint32_t)p, N) != NULL, o);
     }
@@ -833,11 +853,155 @@ static void test_sap_large_single_insert(void **state)
     assert_int_equal(col_sap_update(sap, NULL, NULL), 0);
     assert_int_equal(col_sap_rebuild_count(sap), 1);
     assert_int_equal(col_sap_proxy_count(sap), N - 1);
-    assert_null(col_sap_box(sap, 17));
+    col_aabb held;
+    assert_false(col_sap_box(sap, 17, &held));
 
     col_sap_destroy(sap);
     free(box);
     assert_int_equal(a.bytes, 0);
+}
+
+static col_aabb make_box(double x0, double y0, double z0, double x1, double y1, double z1)
+{
+    col_aabb b = {col_vec3_make(x0, y0, z0), col_vec3_make(x1, y1, z1)};
+    return b;
+}
+
+/* Boxes apart by less than a float ulp. A.max.x = 1 and B.min.x = the next double above 1
+ * (2^-52 apart) both round to 1.0f, so the rounded boxes touch and the pair belongs in the
+ * set although the double boxes do not overlap; C.max.y, just below -1, rounds up to -1.0f
+ * and touches D.min.y = -1 likewise. Both update paths must agree on these ties: the pairs
+ * enter through the incremental passes, survive a rebuild with their user values (never
+ * reported as leaving), and A-B leaves and comes back through incremental moves. */
+static void test_sap_sub_ulp_gap(void **state)
+{
+    (void)state;
+    /* The rounding itself: outward, and exact for doubles that are floats. */
+    col_aabb r = make_box(1.0, 1.0 + 0x1p-25, -1.0 - 0x1p-25, 1.0, 1.0 + 0x1p-25, -1.0 - 0x1p-25);
+    col_sap_round_box(&r, &r);
+    assert_true(r.min.x == 1.0 && r.max.x == 1.0);
+    assert_true(r.min.y == 1.0 && r.max.y == 1.0 + 0x1p-23);
+    assert_true(r.min.z == -1.0 - 0x1p-23 && r.max.z == -1.0);
+
+    col_alloc a;
+    counter c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    sim s;
+    sim_init(&s, 64);
+    const double above1 = nextafter(1.0, 2.0), below_m1 = nextafter(-1.0, -2.0);
+    const col_aabb A = make_box(0, 0, 0, 1.0, 1, 1), B = make_box(above1, 0.5, 0.5, 2, 1.5, 1.5);
+    const col_aabb C = make_box(5, -2, 5, 6, below_m1, 6), D = make_box(5.5, -1.0, 5.5, 6.5, 0, 6.5);
+    assert_false(overlap(&A, &B));
+    assert_false(overlap(&C, &D));
+    sim_insert(&s, sap, 0, A, false);
+    sim_insert(&s, sap, 1, B, false);
+    sim_insert(&s, sap, 2, C, false);
+    sim_insert(&s, sap, 3, D, true);
+
+    /* Incremental path (four inserts). */
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_int_equal(col_sap_rebuild_count(sap), 0);
+    col_pair_set *set = col_sap_pair_set(sap);
+    assert_non_null(col_pair_set_find(set, 0, 1));
+    assert_non_null(col_pair_set_find(set, 2, 3));
+    assert_int_equal(col_pair_set_count(set), 2);
+    uint32_t user01 = col_pair_set_find(set, 0, 1)->user, user23 = col_pair_set_find(set, 2, 3)->user;
+
+    /* Rebuild path: more than COL_SAP_FEW_INSERTS (32) small boxes, spread along x so
+     * that the sweep runs on x and meets the tie of A and B there. */
+    for (int p = 10; p < 50; p++) sim_insert(&s, sap, p, make_box(100 + 3 * p, 0, 0, 101 + 3 * p, 1, 1), p % 2 == 0);
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+    assert_int_equal(s.callbacks, 0);
+    assert_int_equal(col_pair_set_find(set, 0, 1)->user, user01);
+    assert_int_equal(col_pair_set_find(set, 2, 3)->user, user23);
+
+    /* B away and back, incrementally: its min passes A's max both ways, the second time
+     * onto the tie (1.0f against 1.0f), where a min sorts before a max. */
+    sim_move(&s, sap, 1, make_box(1.5, 0.5, 0.5, 2.5, 1.5, 1.5));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_null(col_pair_set_find(set, 0, 1));
+    assert_int_equal(s.callbacks, 1);
+    sim_move(&s, sap, 1, B);
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    assert_non_null(col_pair_set_find(set, 0, 1));
+    assert_int_equal(col_sap_rebuild_count(sap), 1);
+
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees);
+}
+
+/* The reference rounding: the conversion, then one nextafterf step when it went the
+ * wrong way (sap.c does the step on the bits, without the branch and the call). */
+static float ref_round_down(double d)
+{
+    float f = (float)d;
+    return (double)f > d ? nextafterf(f, -INFINITY) : f;
+}
+
+static float ref_round_up(double d)
+{
+    float f = (float)d;
+    return (double)f < d ? nextafterf(f, INFINITY) : f;
+}
+
+/* col_sap_round_box against the reference, bit for bit (signed zeros included): values
+ * around the zeros, the subnormals, 1, FLT_MAX and COL_MAX_COORD, then random floats,
+ * their neighbouring doubles, doubles of every magnitude and integers scaled like
+ * coordinates. */
+static void test_sap_round_box_matches_nextafterf(void **state)
+{
+    (void)state;
+    rng_seed(0x0f1ea7ULL, "sap_round_box_matches_nextafterf");
+    const double special[] = {0.0, -0.0, 1e-50, -1e-50, 0x1p-149, -0x1p-149, 0x1p-150, -0x1p-150, 0x1.8p-150,
+                              -0x1.8p-150, 0x1p-126, -0x1p-126, 0x1.fffffcp-127, -0x1.fffffcp-127, 1.0, -1.0,
+                              nextafter(1.0, 2.0), nextafter(1.0, 0.0), -nextafter(1.0, 2.0), -nextafter(1.0, 0.0),
+                              0x1.fffffep127, -0x1.fffffep127, 0x1.ffffffp127, -0x1.ffffffp127, 1e300, -1e300,
+                              1e15, -1e15, 0.1, -0.1, 1.0 / 3.0, -1.0 / 3.0};
+    const int nspecial = (int)(sizeof special / sizeof special[0]);
+    int inexact = 0;
+    for (int i = 0; i < nspecial + 200000; i++) {
+        double d;
+        if (i < nspecial) {
+            d = special[i];
+        } else {
+            switch (rng_below(5)) {
+            case 0:
+            case 1: /* a float (exact: rounds to itself) */
+                d = (double)ldexpf((float)rng_unit() - 0.5f, (int)rng_below(276) - 150);
+                break;
+            case 2: /* the double next to a float, on either side */
+                d = (double)ldexpf((float)rng_unit() - 0.5f, (int)rng_below(276) - 150);
+                d = nextafter(d, rng_chance(0.5) ? INFINITY : -INFINITY);
+                break;
+            case 3: /* any magnitude */
+                d = ldexp(rng_unit() - 0.5, (int)rng_below(300) - 150);
+                break;
+            default: /* coordinates: integers scaled down, as a scene's are */
+                d = (double)(int64_t)(rng_next() >> 20) * 1e-9 * (rng_chance(0.5) ? 1 : -1);
+                break;
+            }
+        }
+        col_aabb in = {col_vec3_make(d, d, d), col_vec3_make(d, d, d)}, out;
+        col_sap_round_box(&in, &out);
+        float lo = ref_round_down(d), hi = ref_round_up(d), got_lo = (float)out.min.x, got_hi = (float)out.max.x;
+        assert_true(out.min.x == (double)got_lo && out.max.x == (double)got_hi); /* exactly floats */
+        assert_memory_equal(&got_lo, &lo, sizeof lo);
+        assert_memory_equal(&got_hi, &hi, sizeof hi);
+        assert_true(out.min.x <= d && d <= out.max.x);
+        inexact += lo != hi;
+    }
+    print_message("sap_round_box_matches_nextafterf: %d values, %d not floats\n", nspecial + 200000, inexact);
+    /* Both kinds are well represented (about 60% are not floats). */
+    assert_true(inexact > 80000 && inexact < 160000);
 }
 
 int main(void)
@@ -852,6 +1016,8 @@ int main(void)
         cmocka_unit_test(test_sap_steady_no_alloc),
         cmocka_unit_test(test_sap_periodic_no_alloc),
         cmocka_unit_test(test_sap_large_single_insert),
+        cmocka_unit_test(test_sap_sub_ulp_gap),
+        cmocka_unit_test(test_sap_round_box_matches_nextafterf),
     };
     return cmocka_run_group_tests_name("sap", tests, NULL, NULL);
 }
