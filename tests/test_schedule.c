@@ -41,7 +41,7 @@
 #define M_PI 3.14159265358979323846
 #endif
 
-/* ---- random draws on the generator of tests/test_util.h ---- */
+/* ---- random draws (generator: tests/test_util.h) ---- */
 
 static int irand(int n) { return (int)(rng_next() % (uint64_t)n); }
 static bool chance(double p) { return urand() < p; }
