@@ -44,12 +44,6 @@ static const col_np_backend *NP = &col_np_reference;
 
 /* ---- random draws (generator: tests/test_util.h) ---- */
 
-static double gauss(void)
-{
-    double u = urand(), v = urand();
-    if (u < 1e-300) u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
 /* Every random draw below is its own statement: the order in which a compiler evaluates
  * function arguments is unspecified, and the seed must give the same pairs everywhere. */
 static col_vec3 rand_unit(void)

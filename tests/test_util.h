@@ -4,7 +4,8 @@
  *   Vigna's splitmix64.c): integer arithmetic only, so a seed gives the same inputs on
  *   every platform and compiler. rng_seed() prints the seed (STYLE.md item 13: a random
  *   test states its seed, so a failure can be replayed);
- * - uniform doubles in [0, 1) and [a, b), and a uniformly random rotation;
+ * - uniform doubles in [0, 1) and [a, b), standard normal draws and a uniformly random
+ *   rotation;
  * - a counting allocator for col_world_def.allocator and col_alloc_init(): it counts the
  *   calls and can fail one chosen call, or every allocation after a budget (fault
  *   injection as SQLite's faultsim does it).
@@ -55,6 +56,14 @@ static inline double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53
 
 /* Uniform in [a, b). */
 static inline double urange(double a, double b) { return a + (b - a) * urand(); }
+
+/* A standard normal draw (Box-Muller; u is kept above 1e-300 so that log(u) is finite). */
+static inline double gauss(void)
+{
+    double u = urand(), v = urand();
+    if (u < 1e-300) u = 1e-300;
+    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
+}
 
 /* A uniformly random rotation (Shoemake, Graphics Gems III, "Uniform random rotations"). */
 static inline col_quat random_quat(void)

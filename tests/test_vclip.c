@@ -51,12 +51,6 @@ static col_alloc g_alloc;
 
 /* ---- random draws (generator: tests/test_util.h) ---- */
 
-static double gauss(void)
-{
-    double u = urand(), v = urand();
-    if (u < 1e-300) u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
 static col_vec3 rand_unit(void)
 {
     for (;;) {
