@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "broadphase/pair_set.h"
 #include "broadphase/sap.h"
@@ -29,15 +28,9 @@
 #include "lib/world.h"
 #include "narrowphase/lpip.h"
 #include "scene.h"
+#include "stats_util.h"
 
 #define HIST 64
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 static const char *exit_names[COL_LPIP_EXIT_COUNT] = {
     "none", "warm plane (delta_s < 0)", "centroid axis", "coincident centroids", "warm common point",
@@ -193,14 +186,14 @@ int main(int argc, char **argv)
             }
             col_np_result res;
             col_lpip_info info;
-            double t0 = now_ns();
+            double t0 = stats_now_ns();
             col_lpip_query_ex(cache, ha, &A->xf, hb, &B->xf, &opt, &scr, &res, &info);
-            t_lpip += now_ns() - t0;
+            t_lpip += stats_now_ns() - t0;
             if (with_ref) {
                 col_np_result rr;
-                t0 = now_ns();
+                t0 = stats_now_ns();
                 col_np_reference.query(NULL, ha, &A->xf, hb, &B->xf, &scr, &rr);
-                t_ref += now_ns() - t0;
+                t_ref += stats_now_ns() - t0;
             }
             queries++;
             disagree += res.colliding != (slot->colliding != 0);
@@ -221,8 +214,7 @@ int main(int argc, char **argv)
         }
     }
 
-    const char *name = strrchr(path, '/');
-    name = name != NULL ? name + 1 : path;
+    const char *name = stats_scene_name(path);
     printf("lpip-stats: scene %s, %d frames, %ld queries%s, active_k %d; %ld answers differ from the world's\n", name,
            frames, queries, cold ? " (cold: no warm start)" : "", active_k, disagree);
     printf("\n| exit | queries | share |\n|---|---|---|\n");

@@ -21,7 +21,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
@@ -30,6 +29,7 @@
 #include "narrowphase/sepvec.h"
 #include "narrowphase/support.h"
 #include "scene.h"
+#include "stats_util.h"
 
 #define PI 3.14159265358979323846
 
@@ -105,13 +105,6 @@ static col_xform xform(col_vec3 p, col_quat q)
 {
     col_transform t = {p, q};
     return col_xform_from_transform(t);
-}
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
 /* ---- shapes (as shared/bench/gen.c makes them) ---- */
@@ -302,18 +295,18 @@ static void run_paper(uint64_t seed, int passes)
                 double bw = INFINITY, bc = INFINITY;
                 for (int round = 0; round < 3; round++) {
                     col_np_sepvec.cache_init(cache, &s.hull, &s.hull);
-                    double t0 = now_ns();
+                    double t0 = stats_now_ns();
                     for (int k = 0; k < n; k++) {
                         col_np_result r;
                         col_sepvec_query_ex(cache, &s.hull, s.data, &xa[k], &s.hull, s.data, &xb[k], &sb.s, NULL, &r, NULL);
                     }
-                    double t1 = now_ns();
+                    double t1 = stats_now_ns();
                     for (int k = 0; k < n; k++) {
                         col_np_result r;
                         col_np_sepvec.cache_init(cache, &s.hull, &s.hull);
                         col_sepvec_query_ex(cache, &s.hull, s.data, &xa[k], &s.hull, s.data, &xb[k], &sb.s, NULL, &r, NULL);
                     }
-                    double t2 = now_ns();
+                    double t2 = stats_now_ns();
                     bw = fmin(bw, t1 - t0);
                     bc = fmin(bc, t2 - t1);
                 }
@@ -369,24 +362,24 @@ static void run_support(uint64_t seed)
         volatile long sink = 0;
         int bad = 0;
         for (int rep = 0; rep < REPS; rep++) {
-            double t0 = now_ns();
+            double t0 = stats_now_ns();
             for (int i = 0; i < NDIR; i++) sink += col_support_scan(&s.hull, dir[i]);
-            double t1 = now_ns();
+            double t1 = stats_now_ns();
             for (int i = 0; i < NDIR; i++) sink += col_support_climb(&s.hull, dir[i], 0, NULL);
-            double t2 = now_ns();
+            double t2 = stats_now_ns();
             if (sd->table_res > 0)
                 for (int i = 0; i < NDIR; i++) sink += col_support_find(&s.hull, sd, dir[i], -1, NULL);
-            double t3 = now_ns();
+            double t3 = stats_now_ns();
             if (sd->dk_off != 0)
                 for (int i = 0; i < NDIR; i++) sink += col_support_find_dk(&s.hull, sd, dir[i], NULL);
-            double t4 = now_ns();
+            double t4 = stats_now_ns();
             int v = 0;
             for (int i = 0; i < NDIR; i++) sink += v = col_support_climb(&s.hull, wdir[i], v, NULL);
-            double t5 = now_ns();
+            double t5 = stats_now_ns();
             v = -1;
             if (sd->table_res > 0)
                 for (int i = 0; i < NDIR; i++) sink += v = col_support_find(&s.hull, sd, wdir[i], v, NULL);
-            double t6 = now_ns();
+            double t6 = stats_now_ns();
             /* the fastest of the repetitions: other processes only ever add time */
             double d[6] = {t1 - t0, t2 - t1, t3 - t2, t4 - t3, t5 - t4, t6 - t5};
             for (int q = 0; q < 6; q++)
@@ -483,58 +476,39 @@ static void run_near(uint64_t seed, long pairs)
 
 /* ---- scene replay ---- */
 
-typedef struct pair_entry {
-    uint64_t key; /* (i << 32 | j) + 1; 0 = empty */
-    _Alignas(16) unsigned char cache[128];
-} pair_entry;
+typedef struct item {
+    unsigned char *cache; /* 128 bytes, 16-byte aligned */
+    int a, b, warm;
+} item;
 
-typedef struct pair_map {
-    pair_entry *e;
-    size_t cap;
-} pair_map;
+/* Collects a frame's overlapping pairs with their caches (stats_replay_frame). */
+typedef struct frame_pairs {
+    stats_replay *replay;
+    const shape *sh;
+    item *list;
+    long n, cap;
+} frame_pairs;
 
-static pair_entry *map_find(pair_map *m, uint64_t key, int insert)
+static void add_pair(int a, int b, void *ctx)
 {
-    size_t i = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 20) & (m->cap - 1);
-    for (;;) {
-        if (m->e[i].key == key) return &m->e[i];
-        if (m->e[i].key == 0) {
-            if (!insert) return NULL;
-            m->e[i].key = key;
-            return &m->e[i];
-        }
-        i = (i + 1) & (m->cap - 1);
-    }
-}
-
-typedef struct box_ix {
-    double lo[3], hi[3];
-    int body;
-} box_ix;
-
-static int box_cmp(const void *x, const void *y)
-{
-    const box_ix *a = x, *b = y;
-    if (a->lo[0] != b->lo[0]) return a->lo[0] < b->lo[0] ? -1 : 1;
-    return a->body - b->body;
+    frame_pairs *fp = ctx;
+    bool warm;
+    unsigned char *c = stats_pair_cache(fp->replay, a, b, &warm);
+    if (c == NULL) return; /* table full: skip (never at our sizes) */
+    const bench_body *bodies = fp->replay->sc->bodies;
+    if (!warm) col_np_sepvec.cache_init(c, &fp->sh[bodies[a].shape].hull, &fp->sh[bodies[b].shape].hull);
+    if (fp->n >= fp->cap) return;
+    fp->list[fp->n++] = (item){c, a, b, warm};
 }
 
 static void run_scene(const char *path, int frames)
 {
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL) {
-        fprintf(stderr, "sepvec-stats: cannot open %s\n", path);
-        return;
-    }
     bench_scene sc;
-    char err[256];
-    if (!bench_scene_load(fp, path, &sc, err, sizeof err)) {
-        fprintf(stderr, "sepvec-stats: %s\n", err);
-        fclose(fp);
-        return;
-    }
-    fclose(fp);
+    if (!stats_scene_open("sepvec-stats", path, &sc)) return;
     if (frames <= 0 || frames > sc.frames) frames = sc.frames;
+    stats_replay rp;
+    if (!stats_replay_init(&rp, &sc, 1u << 16, 128)) return;
+    char err[256];
     shape *sh = calloc((size_t)sc.shape_count, sizeof *sh);
     scratch_buf sb = {{NULL, 0}};
     for (int i = 0; i < sc.shape_count; i++) {
@@ -543,29 +517,18 @@ static void run_scene(const char *path, int frames)
             fprintf(stderr, "sepvec-stats: shape %d: %s\n", i, err);
             return;
         }
+        rp.shape_hull[i] = &sh[i].hull;
         size_t bytes = col_support_data_bytes(&sh[i].hull, COL_SUPPORT_DEFAULT);
         sh[i].data = aligned_alloc(16, (bytes + 15) / 16 * 16);
         col_support_data_init(sh[i].data, &sh[i].hull, COL_SUPPORT_DEFAULT);
         scratch_fit(&sb, &sh[i].hull, &sh[i].hull);
     }
-    int nb = sc.body_count;
-    col_xform *xf = malloc(sizeof *xf * (size_t)nb);
-    box_ix *bx = malloc(sizeof *bx * (size_t)nb);
-    pair_map maps[2];
-    for (int k = 0; k < 2; k++) {
-        maps[k].cap = 1u << 16;
-        maps[k].e = calloc(maps[k].cap, sizeof(pair_entry));
-    }
-    int cur = 0;
+    const col_xform *xf = rp.xf;
     tally t;
     memset(&t, 0, sizeof t);
     double warm_ns = 0.0, cold_ns = 0.0;
     long timed = 0;
     _Alignas(16) unsigned char cold_cache[128];
-    typedef struct item {
-        pair_entry *e;
-        int a, b, warm;
-    } item;
     typedef struct cache_copy {
         _Alignas(16) unsigned char b[128];
     } cache_copy;
@@ -573,50 +536,10 @@ static void run_scene(const char *path, int frames)
     item *list = malloc(sizeof *list * (size_t)list_cap);
     cache_copy *copies = aligned_alloc(16, sizeof *copies * (size_t)list_cap);
     for (int f = 0; f < frames; f++) {
-        for (int b = 0; b < nb; b++) {
-            xf[b] = col_xform_from_transform(bench_scene_pose(&sc, b, f));
-            const col_hull *h = &sh[sc.bodies[b].shape].hull;
-            col_vec3 c = col_scale(col_add(h->aabb_min, h->aabb_max), 0.5);
-            col_vec3 e = col_scale(col_sub(h->aabb_max, h->aabb_min), 0.5);
-            col_vec3 wc = col_xform_point(&xf[b], c);
-            const double *m = xf[b].R.m;
-            double ex[3];
-            for (int r = 0; r < 3; r++)
-                ex[r] = (fabs(m[3 * r]) * e.x + fabs(m[3 * r + 1]) * e.y + fabs(m[3 * r + 2]) * e.z) * (1 + 1e-12) +
-                        1e-12 * col_max_abs(wc);
-            double w[3] = {wc.x, wc.y, wc.z};
-            for (int r = 0; r < 3; r++) {
-                bx[b].lo[r] = w[r] - ex[r];
-                bx[b].hi[r] = w[r] + ex[r];
-            }
-            bx[b].body = b;
-        }
-        qsort(bx, (size_t)nb, sizeof *bx, box_cmp);
-        pair_map *old = &maps[cur], *nw = &maps[1 - cur];
-        memset(nw->e, 0, nw->cap * sizeof(pair_entry));
-        long npairs = 0;
+        frame_pairs fp = {&rp, sh, list, 0, list_cap};
+        stats_replay_frame(&rp, f, add_pair, &fp);
+        long npairs = fp.n;
         double fw = 0.0, fc = 0.0;
-        for (int i = 0; i < nb; i++)
-            for (int j = i + 1; j < nb && bx[j].lo[0] <= bx[i].hi[0]; j++) {
-                if (bx[j].lo[1] > bx[i].hi[1] || bx[i].lo[1] > bx[j].hi[1] || bx[j].lo[2] > bx[i].hi[2] ||
-                    bx[i].lo[2] > bx[j].hi[2])
-                    continue;
-                int a = bx[i].body < bx[j].body ? bx[i].body : bx[j].body;
-                int b = bx[i].body < bx[j].body ? bx[j].body : bx[i].body;
-                uint64_t key = ((uint64_t)a << 32 | (uint64_t)b) + 1;
-                if ((size_t)(npairs + 1) * 2 > nw->cap) continue; /* table full: skip (never at our sizes) */
-                pair_entry *pe = map_find(nw, key, 1);
-                pair_entry *po = map_find(old, key, 0);
-                const shape *sa = &sh[sc.bodies[a].shape], *sbb = &sh[sc.bodies[b].shape];
-                if (po != NULL) memcpy(pe->cache, po->cache, sizeof pe->cache);
-                else col_np_sepvec.cache_init(pe->cache, &sa->hull, &sbb->hull);
-                if (npairs >= list_cap) continue;
-                list[npairs].e = pe;
-                list[npairs].a = a;
-                list[npairs].b = b;
-                list[npairs].warm = po != NULL;
-                npairs++;
-            }
         /* Timed first, on copies of the caches, in one batch per kind (no clock per query):
          * warm = pairs that overlapped last frame, with last frame's cache; cold = the same
          * pairs with a fresh cache. Then the statistics, on the real caches. */
@@ -626,8 +549,8 @@ static void run_scene(const char *path, int frames)
         for (int round = 0; round < 3; round++) {
             nwarm = 0;
             for (long k = 0; k < npairs; k++)
-                if (list[k].warm) memcpy(copies[nwarm++].b, list[k].e->cache, sizeof copies[0].b);
-            double t0 = now_ns();
+                if (list[k].warm) memcpy(copies[nwarm++].b, list[k].cache, sizeof copies[0].b);
+            double t0 = stats_now_ns();
             nwarm = 0;
             for (long k = 0; k < npairs; k++) {
                 if (!list[k].warm) continue;
@@ -636,7 +559,7 @@ static void run_scene(const char *path, int frames)
                 col_sepvec_query_ex(copies[nwarm++].b, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
                                     &xf[list[k].b], &sb.s, NULL, &r, NULL);
             }
-            double t1 = now_ns();
+            double t1 = stats_now_ns();
             for (long k = 0; k < npairs; k++) {
                 if (!list[k].warm) continue;
                 const shape *sa = &sh[sc.bodies[list[k].a].shape], *sbb = &sh[sc.bodies[list[k].b].shape];
@@ -645,7 +568,7 @@ static void run_scene(const char *path, int frames)
                 col_sepvec_query_ex(cold_cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
                                     &xf[list[k].b], &sb.s, NULL, &r, NULL);
             }
-            double t2 = now_ns();
+            double t2 = stats_now_ns();
             bw = fmin(bw, t1 - t0);
             bc = fmin(bc, t2 - t1);
         }
@@ -653,7 +576,7 @@ static void run_scene(const char *path, int frames)
             const shape *sa = &sh[sc.bodies[list[k].a].shape], *sbb = &sh[sc.bodies[list[k].b].shape];
             col_np_result r;
             col_sepvec_info in;
-            col_sepvec_query_ex(list[k].e->cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
+            col_sepvec_query_ex(list[k].cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
                                 &xf[list[k].b], &sb.s, NULL, &r, &in);
             tally_add(&t, &r, &in);
         }
@@ -662,10 +585,8 @@ static void run_scene(const char *path, int frames)
         timed += nwarm;
         warm_ns += fw;
         cold_ns += fc;
-        cur = 1 - cur;
     }
-    const char *name = strrchr(path, '/');
-    name = name ? name + 1 : path;
+    const char *name = stats_scene_name(path);
     printf("| %s | %d | %ld | %.1f %% | %.1f / %.1f / %.1f %% | %ld | %.1f %% | %.1f / %ld | %.2f / %.2f / %.1f | %ld | %ld | %ld | %ld / %ld | %.0f | %.0f |\n",
            name, frames, t.queries, 100.0 * t.colliding / (t.queries ? t.queries : 1), share_le(&t, 1), share_le(&t, 2),
            share_le(&t, 3), t.sep_max, 100.0 * t.all_le3 / (t.queries ? t.queries : 1),
@@ -676,9 +597,7 @@ static void run_scene(const char *path, int frames)
            t.reference, t.lemma3, t.lemma4, timed ? warm_ns / timed : 0.0, timed ? cold_ns / timed : 0.0);
     for (int i = 0; i < sc.shape_count; i++) free_shape(&sh[i]);
     free(sh);
-    free(xf);
-    free(bx);
-    for (int k = 0; k < 2; k++) free(maps[k].e);
+    stats_replay_free(&rp);
     free(list);
     free(copies);
     free(sb.s.mem);

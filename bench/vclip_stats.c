@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
@@ -30,17 +29,11 @@
 #include "narrowphase/backend.h"
 #include "narrowphase/vclip.h"
 #include "scene.h"
+#include "stats_util.h"
 
 #define HIST 4096 /* step histogram bins (the last one collects everything above) */
 
 static col_alloc g_alloc;
-
-static double now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
-}
 
 /* ---- random numbers (splitmix64) ---- */
 
@@ -142,63 +135,37 @@ static void scratch_fit(col_np_scratch *s, size_t need)
 
 /* ---- scene replay ---- */
 
-typedef struct pair_entry {
-    uint64_t key; /* (a << 32 | b) + 1; 0 = empty */
-    col_vc_cache cache;
-} pair_entry;
-
-typedef struct pair_map {
-    pair_entry *e;
-    size_t cap;
-} pair_map;
-
-static pair_entry *map_find(pair_map *m, uint64_t key, int insert)
-{
-    size_t i = (size_t)((key * UINT64_C(0x9e3779b97f4a7c15)) >> 17) & (m->cap - 1);
-    for (;;) {
-        if (m->e[i].key == key) return &m->e[i];
-        if (m->e[i].key == 0) {
-            if (!insert) return NULL;
-            m->e[i].key = key;
-            return &m->e[i];
-        }
-        i = (i + 1) & (m->cap - 1);
-    }
-}
-
-typedef struct box_ix {
-    double lo[3], hi[3];
-    int body;
-} box_ix;
-
-static int box_cmp(const void *x, const void *y)
-{
-    const box_ix *a = x, *b = y;
-    if (a->lo[0] != b->lo[0]) return a->lo[0] < b->lo[0] ? -1 : 1;
-    return a->body - b->body;
-}
-
 typedef struct item {
-    pair_entry *e;
+    col_vc_cache *cache;
     int a, b, warm;
 } item;
 
+/* Collects a frame's overlapping pairs with their caches (stats_replay_frame). */
+typedef struct frame_pairs {
+    stats_replay *replay;
+    item *list;
+    long n, cap;
+} frame_pairs;
+
+static void add_pair(int a, int b, void *ctx)
+{
+    frame_pairs *fp = ctx;
+    if (fp->n >= fp->cap) return; /* never at our sizes */
+    bool warm;
+    col_vc_cache *c = stats_pair_cache(fp->replay, a, b, &warm);
+    if (c == NULL) return; /* never at our sizes */
+    if (!warm) memset(c, 0, sizeof *c);
+    fp->list[fp->n++] = (item){c, a, b, warm};
+}
+
 static int run_scene(const char *path, int frames)
 {
-    FILE *fp = fopen(path, "r");
-    if (fp == NULL) {
-        fprintf(stderr, "vclip-stats: cannot open %s\n", path);
-        return 1;
-    }
     bench_scene sc;
-    char err[256];
-    if (!bench_scene_load(fp, path, &sc, err, sizeof err)) {
-        fprintf(stderr, "vclip-stats: %s\n", err);
-        fclose(fp);
-        return 1;
-    }
-    fclose(fp);
+    if (!stats_scene_open("vclip-stats", path, &sc)) return 1;
     if (frames <= 0 || frames > sc.frames) frames = sc.frames;
+    stats_replay rp;
+    if (!stats_replay_init(&rp, &sc, (size_t)1 << 20, sizeof(col_vc_cache))) return 1;
+    char err[256];
     col_hull *hull = calloc((size_t)sc.shape_count, sizeof *hull);
     col_np_scratch scratch = {NULL, 0};
     for (int i = 0; i < sc.shape_count; i++) {
@@ -207,82 +174,38 @@ static int run_scene(const char *path, int frames)
             fprintf(stderr, "vclip-stats: shape %d: %s\n", i, err);
             return 1;
         }
+        rp.shape_hull[i] = &hull[i];
         scratch_fit(&scratch, col_vclip_scratch_bytes(&hull[i], &hull[i]));
         scratch_fit(&scratch, col_np_reference.scratch_bytes(&hull[i], &hull[i]));
     }
-    int nb = sc.body_count;
-    col_xform *xf = malloc(sizeof *xf * (size_t)nb);
-    box_ix *bx = malloc(sizeof *bx * (size_t)nb);
-    pair_map maps[2];
-    for (int k = 0; k < 2; k++) {
-        maps[k].cap = (size_t)1 << 20;
-        maps[k].e = calloc(maps[k].cap, sizeof(pair_entry));
-    }
+    const col_xform *xf = rp.xf;
     long list_cap = 1 << 19;
     item *list = malloc(sizeof *list * (size_t)list_cap);
     col_vc_cache *copies = malloc(sizeof *copies * (size_t)list_cap);
-    int cur = 0;
     tally warm, cold;
     memset(&warm, 0, sizeof warm);
     memset(&cold, 0, sizeof cold);
     double warm_ns = 0.0, cold_ns = 0.0, ref_ns = 0.0, all_ns = 0.0;
     long nwarm_timed = 0, ntimed = 0, nref = 0;
     for (int f = 0; f < frames; f++) {
-        for (int b = 0; b < nb; b++) {
-            xf[b] = col_xform_from_transform(bench_scene_pose(&sc, b, f));
-            const col_hull *h = &hull[sc.bodies[b].shape];
-            col_vec3 c = col_scale(col_add(h->aabb_min, h->aabb_max), 0.5);
-            col_vec3 e = col_scale(col_sub(h->aabb_max, h->aabb_min), 0.5);
-            col_vec3 wc = col_xform_point(&xf[b], c);
-            const double *m = xf[b].R.m;
-            double w[3] = {wc.x, wc.y, wc.z};
-            for (int r = 0; r < 3; r++) {
-                double ex = (fabs(m[3 * r]) * e.x + fabs(m[3 * r + 1]) * e.y + fabs(m[3 * r + 2]) * e.z) * (1 + 1e-12) +
-                            1e-12 * col_max_abs(wc);
-                bx[b].lo[r] = w[r] - ex;
-                bx[b].hi[r] = w[r] + ex;
-            }
-            bx[b].body = b;
-        }
-        qsort(bx, (size_t)nb, sizeof *bx, box_cmp);
-        pair_map *old = &maps[cur], *nw = &maps[1 - cur];
-        memset(nw->e, 0, nw->cap * sizeof(pair_entry));
-        long np = 0;
-        for (int i = 0; i < nb; i++)
-            for (int j = i + 1; j < nb && bx[j].lo[0] <= bx[i].hi[0]; j++) {
-                if (bx[j].lo[1] > bx[i].hi[1] || bx[i].lo[1] > bx[j].hi[1] || bx[j].lo[2] > bx[i].hi[2] ||
-                    bx[i].lo[2] > bx[j].hi[2])
-                    continue;
-                if (np >= list_cap || (size_t)(np + 1) * 2 > nw->cap) continue; /* never at our sizes */
-                int a = bx[i].body < bx[j].body ? bx[i].body : bx[j].body;
-                int b = bx[i].body < bx[j].body ? bx[j].body : bx[i].body;
-                uint64_t key = ((uint64_t)a << 32 | (uint64_t)b) + 1;
-                pair_entry *pe = map_find(nw, key, 1), *po = map_find(old, key, 0);
-                if (po != NULL)
-                    pe->cache = po->cache;
-                else
-                    memset(&pe->cache, 0, sizeof pe->cache);
-                list[np].e = pe;
-                list[np].a = a;
-                list[np].b = b;
-                list[np].warm = po != NULL;
-                np++;
-            }
+        frame_pairs fp = {&rp, list, 0, list_cap};
+        stats_replay_frame(&rp, f, add_pair, &fp);
+        long np = fp.n;
         /* Timed batches first (no clock per query): warm pairs on copies of their
          * caches, the same pairs cold, and the reference on all pairs. Then the counted
          * run on the real caches. */
         long nw_ = 0;
         for (long k = 0; k < np; k++)
-            if (list[k].warm) copies[nw_++] = list[k].e->cache;
+            if (list[k].warm) copies[nw_++] = *list[k].cache;
         col_vc_result r;
-        double t0 = now_ns();
+        double t0 = stats_now_ns();
         nw_ = 0;
         for (long k = 0; k < np; k++) {
             if (!list[k].warm) continue;
             col_vclip_query(&copies[nw_++], &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                             &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
         }
-        double t1 = now_ns();
+        double t1 = stats_now_ns();
         for (long k = 0; k < np; k++) {
             if (!list[k].warm) continue;
             col_vc_cache fresh;
@@ -290,19 +213,19 @@ static int run_scene(const char *path, int frames)
             col_vclip_query(&fresh, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                             &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
         }
-        double t2 = now_ns();
+        double t2 = stats_now_ns();
         for (long k = 0; k < np; k++) {
             col_np_result rr;
             col_np_reference.query(NULL, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                                    &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], &scratch, &rr);
         }
-        double t3 = now_ns();
+        double t3 = stats_now_ns();
         for (long k = 0; k < np; k++) {
-            col_vclip_query(&list[k].e->cache, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+            col_vclip_query(list[k].cache, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                             &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
             tally_add(list[k].warm ? &warm : &cold, &r);
         }
-        double t4 = now_ns();
+        double t4 = stats_now_ns();
         warm_ns += t1 - t0;
         cold_ns += t2 - t1;
         ref_ns += t3 - t2;
@@ -310,10 +233,8 @@ static int run_scene(const char *path, int frames)
         nwarm_timed += nw_;
         nref += np;
         ntimed += np;
-        cur = 1 - cur;
     }
-    const char *name = strrchr(path, '/');
-    name = name ? name + 1 : path;
+    const char *name = stats_scene_name(path);
     long n = warm.n + cold.n;
     printf("| %s | %d | %ld | %.1f %% | %d / %d / %d | %d / %d / %d | %ld | %ld | %ld | %ld / %ld | %.0f | %.0f | %.0f | %.0f |\n",
            name, frames, n, n ? 100.0 * (double)(warm.penetrating + warm.touching + cold.penetrating + cold.touching) / (double)n : 0.0,
@@ -327,9 +248,7 @@ static int run_scene(const char *path, int frames)
             tally_mean(&warm), tally_mean(&cold));
     for (int i = 0; i < sc.shape_count; i++) col_hull_free(&g_alloc, &hull[i]);
     free(hull);
-    free(xf);
-    free(bx);
-    for (int k = 0; k < 2; k++) free(maps[k].e);
+    stats_replay_free(&rp);
     free(list);
     free(copies);
     free(scratch.mem);
@@ -382,9 +301,9 @@ static void run_coherence(uint64_t seed, long pairs)
                 qb = qmul(dq, qb);
                 col_xform xb = xform(p, qb);
                 col_vc_result r;
-                double t0 = now_ns();
+                double t0 = stats_now_ns();
                 col_vclip_query(&cache, &h, &xa, &h, &xb, COL_VC_WANT_DISTANCE, &scratch, &r);
-                double t1 = now_ns();
+                double t1 = stats_now_ns();
                 if (k > 0) { /* the first query of a flight is cold */
                     tally_add(&t[0], &r);
                     ns[0] += t1 - t0;
@@ -393,15 +312,15 @@ static void run_coherence(uint64_t seed, long pairs)
                 /* an incoherent jump with the same (warm) cache, and a cold query */
                 col_vc_cache jump = cache;
                 col_xform xj = xform(col_scale(rdir(), 2.2 + 0.4 * urand()), rquat());
-                t0 = now_ns();
+                t0 = stats_now_ns();
                 col_vclip_query(&jump, &h, &xa, &h, &xj, COL_VC_WANT_DISTANCE, &scratch, &r);
-                t1 = now_ns();
+                t1 = stats_now_ns();
                 tally_add(&t[1], &r);
                 ns[1] += t1 - t0;
                 cnt[1]++;
-                t0 = now_ns();
+                t0 = stats_now_ns();
                 col_vclip_query(NULL, &h, &xa, &h, &xj, COL_VC_WANT_DISTANCE, &scratch, &r);
-                t1 = now_ns();
+                t1 = stats_now_ns();
                 tally_add(&t[2], &r);
                 ns[2] += t1 - t0;
                 cnt[2]++;

@@ -17,31 +17,13 @@
 #include <string.h>
 
 #include "colibri/colibri.h"
+#include "tests/test_util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
 #define SEED 0xd15ea5e0c011b71ULL
-
-static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
-static double urange(double a, double b) { return a + (b - a) * urand(); }
-
-static col_quat random_quat(void)
-{
-    double u1 = urand(), u2 = 6.283185307179586 * urand(), u3 = 6.283185307179586 * urand();
-    double a = sqrt(1 - u1), b = sqrt(u1);
-    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
-    return q;
-}
 
 static col_world *new_world(void)
 {
@@ -260,7 +242,7 @@ static void test_body_queries(void **state)
 static void test_random_agreement(void **state)
 {
     (void)state;
-    rng_state = SEED;
+    rng_seed(SEED, __func__);
     col_world *w = new_world();
     col_shape_id shapes[6];
     for (int i = 0; i < 6; i++) shapes[i] = i < 2 ? make_box(w, urange(0.2, 1), urange(0.2, 1), urange(0.2, 1)) : make_blob(w, 8 + 6 * i, urange(0.3, 1.0));

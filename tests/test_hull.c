@@ -19,36 +19,14 @@
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
+#include "tests/test_util.h"
 
 /* ---- helpers ---------------------------------------------------------------------- */
-
-static uint64_t rng_state;
-
-static void rng_seed(uint64_t seed, const char *test)
-{
-    rng_state = seed;
-    print_message("%s: seed %llu\n", test, (unsigned long long)seed);
-}
-
-/* splitmix64 */
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-/* uniform in [lo, hi) */
-static double rng_uniform(double lo, double hi)
-{
-    return lo + (hi - lo) * ((double)(rng_next() >> 11) * 0x1.0p-53);
-}
 
 static col_vec3 rng_unit(void)
 {
     for (;;) {
-        col_vec3 v = col_v3(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
+        col_vec3 v = col_v3(urange(-1, 1), urange(-1, 1), urange(-1, 1));
         double l = col_len(v);
         if (l > 0.1 && l <= 1.0) return col_scale(v, 1.0 / l);
     }
@@ -267,14 +245,14 @@ static void test_tetrahedron(void **state)
 static void test_cube_with_points_on_faces_and_inside(void **state)
 {
     (void)state;
-    rng_seed(12345, "cube_with_points_on_faces_and_inside");
+    rng_seed(12345, __func__);
     col_alloc a;
     col_alloc_init(&a, NULL);
     enum { N = 2000 };
     static col_vec3 p[N];
     int n = 0;
     for (int i = 0; i < N - 8; i++) {
-        col_vec3 q = col_v3(rng_uniform(-1, 1), rng_uniform(-1, 1), rng_uniform(-1, 1));
+        col_vec3 q = col_v3(urange(-1, 1), urange(-1, 1), urange(-1, 1));
         if (i % 2 == 0) { /* on a face */
             int axis = (int)(rng_next() % 3);
             double s = rng_next() & 1 ? 1.0 : -1.0;
@@ -324,7 +302,7 @@ static void test_duplicates_dropped(void **state)
 static void test_sphere_random(void **state)
 {
     (void)state;
-    rng_seed(987654321, "sphere_random");
+    rng_seed(987654321, __func__);
     col_alloc a;
     col_alloc_init(&a, NULL);
     enum { N = 600 };
@@ -393,7 +371,7 @@ static void test_too_few_points(void **state)
 static void test_degenerate_sets(void **state)
 {
     (void)state;
-    rng_seed(4242, "degenerate_sets");
+    rng_seed(4242, __func__);
     col_alloc a;
     col_alloc_init(&a, NULL);
     enum { N = 64 };
@@ -401,7 +379,7 @@ static void test_degenerate_sets(void **state)
     col_hull h;
     /* collinear, along a skew direction, far from the origin */
     col_vec3 dir = col_v3(0.3, -0.7, 0.2);
-    for (int i = 0; i < N; i++) p[i] = col_add(col_v3(100, 200, -50), col_scale(dir, rng_uniform(-5, 5)));
+    for (int i = 0; i < N; i++) p[i] = col_add(col_v3(100, 200, -50), col_scale(dir, urange(-5, 5)));
     assert_int_equal(build_silently(&a, p, N, &h), COL_ERR_DEGENERATE_SHAPE);
     /* nearly coincident: 4 distinct points a few ulps apart */
     for (int i = 0; i < 4; i++) p[i] = col_v3(1.0, 2.0 + i * 1e-15, 3.0);
@@ -412,7 +390,7 @@ static void test_degenerate_sets(void **state)
     /* coplanar on a tilted plane: only rounding off the plane */
     col_vec3 u = col_v3(1, 2, 3), w = col_v3(-2, 0.5, 1);
     for (int i = 0; i < N; i++)
-        p[i] = col_add(col_scale(u, rng_uniform(-1, 1)), col_scale(w, rng_uniform(-1, 1)));
+        p[i] = col_add(col_scale(u, urange(-1, 1)), col_scale(w, urange(-1, 1)));
     assert_int_equal(build_silently(&a, p, N, &h), COL_ERR_DEGENERATE_SHAPE);
     /* a box 1 x 1 x 1e-12 is flat by our criterion (thickness <= 1e-9 of the diameter) */
     cube_corners(p, 0.5);
@@ -457,13 +435,13 @@ static void test_not_finite_and_invalid(void **state)
 static void test_scale_invariance(void **state)
 {
     (void)state;
-    rng_seed(777, "scale_invariance");
+    rng_seed(777, __func__);
     col_alloc a;
     col_alloc_init(&a, NULL);
     enum { N = 300 };
     static col_vec3 base[N], p[N];
     int n = cube_corners(base, 1.0);
-    for (; n < 150; n++) base[n] = col_v3(rng_uniform(-1, 1), rng_uniform(-1, 1), 1.0); /* on a face */
+    for (; n < 150; n++) base[n] = col_v3(urange(-1, 1), urange(-1, 1), 1.0); /* on a face */
     for (; n < N; n++) base[n] = col_add(col_scale(rng_unit(), 0.9), col_v3(0, 0, 1.5)); /* a dome */
     const double scales[] = {1.0, 1e-9, 1e9, 0x1p-40, 1e-6, 1e6};
     col_hull ref, h;
@@ -538,7 +516,7 @@ static void test_thin_box(void **state)
 static void test_near_flat_robustness(void **state)
 {
     (void)state;
-    rng_seed(2024, "near_flat_robustness");
+    rng_seed(2024, __func__);
     col_alloc a;
     col_alloc_init(&a, NULL);
     enum { N = 200 };
@@ -551,9 +529,9 @@ static void test_near_flat_robustness(void **state)
             by = col_scale(by, 1.0 / col_len(by));
             col_vec3 cz = col_cross(ax, by);
             for (int i = 0; i < N; i++) {
-                double x = rng_uniform(-1, 1), y = rng_uniform(-1, 1) * (kind ? t : 1.0), z = rng_uniform(-t, t);
+                double x = urange(-1, 1), y = urange(-1, 1) * (kind ? t : 1.0), z = urange(-t, t);
                 if (kind == 2) {
-                    double ang = rng_uniform(0.0, 6.283185307179586);
+                    double ang = urange(0.0, 6.283185307179586);
                     y = t * cos(ang);
                     z = t * sin(ang);
                 }
@@ -579,49 +557,28 @@ static void test_near_flat_robustness(void **state)
 
 /* ---- allocator ----------------------------------------------------------------------- */
 
-typedef struct counting_hooks {
-    long calls_left; /* allocations allowed before failing; < 0: never fail */
-    long live;
-} counting_hooks;
-
-static void *counting_alloc(size_t size, void *user)
-{
-    counting_hooks *c = user;
-    if (c->calls_left == 0) return NULL;
-    if (c->calls_left > 0) c->calls_left--;
-    c->live++;
-    return malloc(size);
-}
-
-static void counting_free(void *ptr, size_t size, void *user)
-{
-    (void)size;
-    counting_hooks *c = user;
-    c->live--;
-    free(ptr);
-}
-
 static void test_allocator_counted_and_failing(void **state)
 {
     (void)state;
-    rng_seed(99, "allocator_counted_and_failing");
+    rng_seed(99, __func__);
     enum { N = 100 };
     col_vec3 p[N];
     for (int i = 0; i < N; i++) p[i] = rng_unit();
-    counting_hooks c = {-1, 0};
-    col_allocator hooks = {counting_alloc, counting_free, &c};
+    counting_alloc c = {0};
+    col_allocator hooks = counting_hooks(&c);
     col_alloc a;
     col_alloc_init(&a, &hooks);
     col_hull h;
     assert_int_equal(build(&a, p, N, &h), COL_OK);
-    assert_int_equal(c.live, 1); /* only the block survives the build */
+    assert_int_equal(c.allocs - c.frees, 1); /* only the block survives the build */
     assert_true(a.bytes == h.block_size && h.block_size > 0);
     col_hull_free(&a, &h);
     assert_int_equal(a.bytes, 0);
-    assert_int_equal(c.live, 0);
+    assert_int_equal(c.allocs - c.frees, 0);
 
     /* allocator that always fails */
-    c.calls_left = 0;
+    c.limit = true;
+    c.allowed = 0;
     char err[128];
     assert_int_equal(col_hull_build(&a, p, N, &h, err, sizeof err), COL_ERR_OUT_OF_MEMORY);
     assert_true(err[0] != '\0');
@@ -630,9 +587,9 @@ static void test_allocator_counted_and_failing(void **state)
     /* fail the k-th allocation for every k until the build succeeds (SQLite faultsim) */
     int k;
     for (k = 0; k < 100; k++) {
-        c.calls_left = k;
+        c.allowed = k;
         col_status st = col_hull_build(&a, p, N, &h, err, sizeof err);
-        assert_int_equal(c.live, st == COL_OK ? 1 : 0);
+        assert_int_equal(c.allocs - c.frees, st == COL_OK ? 1 : 0);
         if (st == COL_OK) {
             check_hull(&h, p, N, 1e-12);
             col_hull_free(&a, &h);
@@ -644,7 +601,7 @@ static void test_allocator_counted_and_failing(void **state)
     }
     assert_true(k > 3 && k < 100);
     assert_int_equal(a.bytes, 0);
-    assert_int_equal(c.live, 0);
+    assert_int_equal(c.allocs - c.frees, 0);
 }
 
 int main(void)

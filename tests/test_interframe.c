@@ -38,6 +38,7 @@
 #include "lib/world.h"
 #include "narrowphase/backend.h"
 #include "narrowphase/lpip.h"
+#include "tests/hull_fixtures.h"
 #include "tests/oracle_lp.h"
 
 #define SEED UINT64_C(0x5eed1f0a7e5c0d05)
@@ -45,79 +46,7 @@
 #define SCENE_FRAMES 30
 #define MAX_PTS 256
 
-static col_alloc g_alloc;
-
-/* ---- random numbers (splitmix64) ---- */
-
-static uint64_t g_rng = SEED;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
-static col_vec3 rand_unit(void)
-{
-    for (;;) {
-        double x = uniform(-1, 1);
-        double y = uniform(-1, 1);
-        double z = uniform(-1, 1);
-        double l = sqrt(x * x + y * y + z * z);
-        if (l > 0.1 && l <= 1.0) return col_v3(x / l, y / l, z / l);
-    }
-}
-static col_quat rand_quat(void)
-{
-    for (;;) {
-        double q[4];
-        for (int k = 0; k < 4; k++) q[k] = uniform(-1, 1);
-        double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (l < 0.1 || l > 1.0) continue;
-        col_quat r = {q[0] / l, q[1] / l, q[2] / l, q[3] / l};
-        return r;
-    }
-}
-
-/* ---- helpers ---- */
-
-static void build(const col_vec3 *pts, int n, col_hull *h)
-{
-    char err[256];
-    col_status st = col_hull_build(&g_alloc, pts, n, h, err, sizeof err);
-    if (st != COL_OK) fprintf(stderr, "hull build failed: %s\n", err);
-    assert_int_equal(st, COL_OK);
-}
-
-static void build_box(double hx, double hy, double hz, col_hull *h)
-{
-    col_vec3 p[8];
-    for (int i = 0; i < 8; i++) p[i] = col_v3(i & 1 ? hx : -hx, i & 2 ? hy : -hy, i & 4 ? hz : -hz);
-    build(p, 8, h);
-}
-
-static void build_blob(int n, double a, double b, double c, col_hull *h)
-{
-    col_vec3 p[MAX_PTS];
-    for (int i = 0; i < n; i++) {
-        col_vec3 u = rand_unit();
-        p[i] = col_v3(a * u.x, b * u.y, c * u.z);
-    }
-    build(p, n, h);
-}
-
-static col_xform pose(col_vec3 p, col_quat q)
-{
-    col_transform t;
-    t.p = p;
-    t.q = q;
-    return col_xform_from_transform(t);
-}
-
-static const col_quat Q_ID = {0.0, 0.0, 0.0, 1.0};
+/* ---- helpers (hull setup and random draws: tests/hull_fixtures.h) ---- */
 
 /* Hamilton product (Colibri's {x, y, z, w} order). */
 static col_quat qmul(col_quat a, col_quat b)
@@ -230,12 +159,12 @@ static void test_translation_random(void **state)
     static col_vec3 A[MAX_PTS], S[2 * MAX_PTS];
     for (int i = 0; i < n; i++) {
         col_quat qa = rand_quat(), qb = rand_quat();
-        col_xform a0 = pose(col_scale(rand_unit(), uniform(0, 2)), qa);
-        col_xform a1 = pose(col_add(a0.p, col_scale(rand_unit(), uniform(0, 3))), qa);
-        col_xform b0 = pose(col_add(a0.p, col_scale(rand_unit(), uniform(1.5, 4))), qb);
+        col_xform a0 = pose(col_scale(rand_unit(), urange(0, 2)), qa);
+        col_xform a1 = pose(col_add(a0.p, col_scale(rand_unit(), urange(0, 3))), qa);
+        col_xform b0 = pose(col_add(a0.p, col_scale(rand_unit(), urange(1.5, 4))), qb);
         col_vec3 dir = col_add(col_scale(col_sub(a1.p, b0.p), 1.0 / col_len(col_sub(a1.p, b0.p))),
                                col_scale(rand_unit(), 0.7));
-        col_xform b1 = pose(col_add(b0.p, col_scale(dir, uniform(0, 4))), qb);
+        col_xform b1 = pose(col_add(b0.p, col_scale(dir, urange(0, 4))), qb);
         col_lpip_sweep_result rf = sweep(&a, &a0, &a1, &b, &b0, &b1, false);
         col_lpip_sweep_result rp = sweep(&a, &a0, &a1, &b, &b0, &b1, true);
         assert_true(rf.exact && rp.exact);
@@ -279,10 +208,10 @@ static void test_rotation_conservative(void **state)
     int n = 300, touched = 0, reported = 0, inexact = 0;
     for (int i = 0; i < n; i++) {
         col_quat qa = rand_quat(), qb = rand_quat();
-        col_vec3 pa = col_v3(0, 0, 0), va = col_scale(rand_unit(), uniform(0, 1.5));
-        col_vec3 wa = i % 3 == 0 ? col_v3(0, 0, 0) : col_scale(rand_unit(), uniform(0, 2.8));
-        col_vec3 pb = col_scale(rand_unit(), uniform(1.0, 3.5)), vb = col_scale(rand_unit(), uniform(0, 2.5));
-        col_vec3 wb = col_scale(rand_unit(), uniform(0, 2.8));
+        col_vec3 pa = col_v3(0, 0, 0), va = col_scale(rand_unit(), urange(0, 1.5));
+        col_vec3 wa = i % 3 == 0 ? col_v3(0, 0, 0) : col_scale(rand_unit(), urange(0, 2.8));
+        col_vec3 pb = col_scale(rand_unit(), urange(1.0, 3.5)), vb = col_scale(rand_unit(), urange(0, 2.5));
+        col_vec3 wb = col_scale(rand_unit(), urange(0, 2.8));
         bool hit = false;
         for (int k = 0; k <= 1000 && !hit; k++) {
             double t = k / 1000.0;
@@ -313,7 +242,7 @@ static void test_angle_bound(void **state)
 {
     (void)state;
     for (int i = 0; i < 200; i++) {
-        double th = uniform(0, 3.14);
+        double th = urange(0, 3.14);
         col_vec3 u = rand_unit();
         col_quat q0 = rand_quat();
         col_quat dq = {u.x * sin(0.5 * th), u.y * sin(0.5 * th), u.z * sin(0.5 * th), cos(0.5 * th)};
@@ -451,11 +380,11 @@ static void test_world_option_workers(void **state)
     static col_vec3 p0[N], v[N], w[N];
     static col_quat q0[N];
     col_vec3 pts[24];
-    for (int i = 0; i < 24; i++) pts[i] = col_scale(rand_unit(), uniform(0.7, 1.0));
+    for (int i = 0; i < 24; i++) pts[i] = col_scale(rand_unit(), urange(0.7, 1.0));
     for (int i = 0; i < N; i++) {
-        p0[i] = col_v3(uniform(0, 25), uniform(0, 25), uniform(0, 25));
-        v[i] = col_scale(rand_unit(), uniform(0, 1.5));
-        w[i] = col_scale(rand_unit(), uniform(0, 0.6));
+        p0[i] = col_v3(urange(0, 25), urange(0, 25), urange(0, 25));
+        v[i] = col_scale(rand_unit(), urange(0, 1.5));
+        w[i] = col_scale(rand_unit(), urange(0, 0.6));
         q0[i] = rand_quat();
     }
     const int workers[2] = {1, 4};
@@ -747,6 +676,8 @@ static void test_fast_scene(void **state)
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
+    /* the tests draw from one sequence, in the order below */
+    rng_seed(SEED, "test_interframe");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_angle_bound),
         cmocka_unit_test(test_translation_known),

@@ -26,6 +26,7 @@
 #include "narrowphase/lp_ipm.h"
 #include "narrowphase/lpip.h"
 #include "tests/agreement.h"
+#include "tests/hull_fixtures.h"
 #include "tests/oracle_lp.h"
 
 #define SEED UINT64_C(0x1b1b2005a4ba0004)
@@ -38,82 +39,7 @@ typedef __float128 wide;
 typedef long double wide;
 #endif
 
-static col_alloc g_alloc;
-
-/* ---- random numbers (splitmix64) ---- */
-
-static uint64_t g_rng = SEED;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
-static col_vec3 rand_unit(void)
-{
-    for (;;) {
-        double x = uniform(-1, 1);
-        double y = uniform(-1, 1);
-        double z = uniform(-1, 1);
-        double l = sqrt(x * x + y * y + z * z);
-        if (l > 0.1 && l <= 1.0) return col_v3(x / l, y / l, z / l);
-    }
-}
-static col_quat rand_quat(void)
-{
-    for (;;) {
-        double q[4];
-        for (int k = 0; k < 4; k++) q[k] = uniform(-1, 1);
-        double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
-        if (l < 0.1 || l > 1.0) continue;
-        col_quat r = {q[0] / l, q[1] / l, q[2] / l, q[3] / l};
-        return r;
-    }
-}
-
-/* ---- helpers ---- */
-
-static void build(const col_vec3 *pts, int n, col_hull *h)
-{
-    char err[256];
-    col_status st = col_hull_build(&g_alloc, pts, n, h, err, sizeof err);
-    if (st != COL_OK) fprintf(stderr, "hull build failed: %s\n", err);
-    assert_int_equal(st, COL_OK);
-}
-
-/* n random points on an ellipsoid with semi-axes (a, b, c). */
-static void build_blob(int n, double a, double b, double c, col_hull *h)
-{
-    col_vec3 p[MAX_PTS];
-    assert_true(n <= MAX_PTS);
-    for (int i = 0; i < n; i++) {
-        col_vec3 u = rand_unit();
-        p[i] = col_v3(a * u.x, b * u.y, c * u.z);
-    }
-    build(p, n, h);
-}
-
-static void build_box(double hx, double hy, double hz, col_hull *h)
-{
-    col_vec3 p[8];
-    for (int i = 0; i < 8; i++) p[i] = col_v3(i & 1 ? hx : -hx, i & 2 ? hy : -hy, i & 4 ? hz : -hz);
-    build(p, 8, h);
-}
-
-static col_xform pose(col_vec3 p, col_quat q)
-{
-    col_transform t;
-    t.p = p;
-    t.q = q;
-    return col_xform_from_transform(t);
-}
-
-static const col_quat Q_ID = {0.0, 0.0, 0.0, 1.0};
-
+/* ---- helpers (hull setup and random draws: tests/hull_fixtures.h) ---- */
 
 static void scratch_for(col_np_scratch *s, size_t n)
 {
@@ -437,7 +363,7 @@ static void test_warm_sequences(void **state)
     for (int seq = 0; seq < 40; seq++) {
         col_np_lpip.cache_init(cw, &a, &b);
         col_np_lpip.cache_init(cc, &a, &b);
-        col_vec3 p = col_scale(rand_unit(), uniform(0.5, 2.2));
+        col_vec3 p = col_scale(rand_unit(), urange(0.5, 2.2));
         col_vec3 v = col_scale(rand_unit(), 0.01);
         col_quat qa = rand_quat(), qb = rand_quat();
         for (int f = 0; f < 20; f++) {
@@ -477,7 +403,7 @@ static void test_violator_loop(void **state)
     int with_violators = 0, agree = 0, n = 300;
     for (int i = 0; i < n; i++) {
         col_xform xa = pose(col_v3(0, 0, 0), rand_quat());
-        col_xform xb = pose(col_scale(rand_unit(), uniform(1.1, 2.1)), rand_quat());
+        col_xform xb = pose(col_scale(rand_unit(), urange(1.1, 2.1)), rand_quat());
         col_lpip_info info;
         col_np_result r = run(NULL, &a, &xa, &b, &xb, &o, &info);
         check_certificate(&a, &xa, &b, &xb, &r);
@@ -508,14 +434,14 @@ static void test_scales_and_certificates(void **state)
         col_vec3 pa[64], pb[64];
         for (int i = 0; i < 64; i++) {
             pa[i] = col_scale(rand_unit(), scales[s]);
-            pb[i] = col_scale(col_v3(uniform(-1, 1), uniform(-0.5, 0.5), uniform(-0.2, 0.2)), scales[s]);
+            pb[i] = col_scale(col_v3(urange(-1, 1), urange(-0.5, 0.5), urange(-0.2, 0.2)), scales[s]);
         }
         build(pa, 64, &a);
         build(pb, 64, &b);
         for (int i = 0; i < 150; i++) {
-            col_xform xa = pose(col_scale(col_v3(uniform(-5, 5), uniform(-5, 5), uniform(-5, 5)), scales[s]), rand_quat());
+            col_xform xa = pose(col_scale(col_v3(urange(-5, 5), urange(-5, 5), urange(-5, 5)), scales[s]), rand_quat());
             col_vec3 u = rand_unit();
-            double dist = scales[s] * (0.6 + uniform(-0.3, 1.0));
+            double dist = scales[s] * (0.6 + urange(-0.3, 1.0));
             col_xform xb = pose(col_add(xa.p, col_scale(u, dist)), rand_quat());
             col_np_result r = run(NULL, &a, &xa, &b, &xb, NULL, NULL);
             col_np_result rs = run(NULL, &b, &xb, &a, &xa, NULL, NULL);
@@ -571,12 +497,12 @@ static void test_world_agrees(void **state)
     col_world *w[2];
     col_backend kinds[2] = {COL_BACKEND_REFERENCE, COL_BACKEND_LPIP};
     col_vec3 pts[40];
-    for (int i = 0; i < 40; i++) pts[i] = col_scale(rand_unit(), uniform(0.8, 1.0));
+    for (int i = 0; i < 40; i++) pts[i] = col_scale(rand_unit(), urange(0.8, 1.0));
     col_body_id ids[2][60];
     col_vec3 p0[60], v[60];
     col_quat q0[60];
     for (int i = 0; i < 60; i++) {
-        p0[i] = col_v3(uniform(0, 10), uniform(0, 10), uniform(0, 10));
+        p0[i] = col_v3(urange(0, 10), urange(0, 10), urange(0, 10));
         v[i] = col_scale(rand_unit(), 0.1);
         q0[i] = rand_quat();
     }
@@ -637,6 +563,8 @@ static void test_agreement(void **state)
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
+    /* the tests draw from one sequence, in the order below */
+    rng_seed(SEED, "test_lpip");
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_backend_table),
         cmocka_unit_test(test_ipm_two_points),

@@ -16,44 +16,17 @@
 #include <string.h>
 
 #include "colibri/colibri.h"
+#include "tests/test_util.h"
 
 /* Bodies per world: above the batch's 512-item serial cutoff, so several workers share
  * the checks. */
 enum { NB = 1500 };
 
-static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-typedef struct counting_alloc {
-    long calls;
-} counting_alloc;
-static void *c_alloc(size_t size, void *user)
-{
-    ((counting_alloc *)user)->calls++;
-    return malloc(size);
-}
-static void c_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    ((counting_alloc *)user)->calls++;
-    free(p);
-}
-
 static col_world *make_world(int workers, counting_alloc *ca)
 {
     col_world_def def = col_default_world_def();
     def.worker_count = workers;
-    if (ca != NULL) {
-        def.allocator.alloc = c_alloc;
-        def.allocator.free = c_free;
-        def.allocator.user = ca;
-    }
+    if (ca != NULL) def.allocator = counting_hooks(ca);
     col_world *w = NULL;
     assert_int_equal(col_world_create(&def, &w), COL_OK);
     return w;
@@ -186,8 +159,7 @@ static void test_all_or_nothing(void **state)
     (void)state;
     static col_body_id ids[NB], gone;
     static col_transform poses[NB];
-    rng_state = 20261122;
-    print_message("seed %llu\n", (unsigned long long)rng_state);
+    rng_seed(20261122, __func__);
     col_world *w = make_world(2, NULL);
     col_shape_id shape = populate(w, ids);
     for (int b = 0; b < NB; b++) assert_int_equal(col_body_set_pose(w, ids[b], motion(b, 0)), COL_OK);

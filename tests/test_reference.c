@@ -24,6 +24,7 @@
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
 #include "tests/oracle_lp.h"
+#include "tests/test_util.h"
 
 /* Answers may differ from the oracle only this close to touching (x size): the
  * benchmark's rule (ALGORITHMS.md section 0). */
@@ -41,25 +42,8 @@ typedef long double wide;
 static col_alloc g_alloc;
 static const col_np_backend *NP = &col_np_reference;
 
-/* ---- random numbers (splitmix64: tiny, fixed across platforms) ---- */
+/* ---- random draws (generator: tests/test_util.h) ---- */
 
-static uint64_t g_rng;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
-static double gauss(void)
-{
-    double u = urand(), v = urand();
-    if (u < 1e-300) u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
 /* Every random draw below is its own statement: the order in which a compiler evaluates
  * function arguments is unspecified, and the seed must give the same pairs everywhere. */
 static col_vec3 rand_unit(void)
@@ -90,9 +74,9 @@ static col_quat rand_quat(void)
 /* A point uniformly in the box [-a, a] x [-b, b] x [-c, c]. */
 static col_vec3 rand_box(double a, double b, double c)
 {
-    double x = uniform(-a, a);
-    double y = uniform(-b, b);
-    double z = uniform(-c, c);
+    double x = urange(-a, a);
+    double y = urange(-b, b);
+    double z = urange(-c, c);
     return col_v3(x, y, z);
 }
 
@@ -100,7 +84,7 @@ static col_vec3 rand_box(double a, double b, double c)
 static col_vec3 rand_offset(double lo, double hi)
 {
     col_vec3 u = rand_unit();
-    return col_scale(u, uniform(lo, hi));
+    return col_scale(u, urange(lo, hi));
 }
 
 static void build(const col_vec3 *pts, int n, col_hull *h)
@@ -508,8 +492,8 @@ static void test_vertex_on_face(void **state)
  * faces), scaled and offset from the local origin. */
 static int random_points(int kind, int n, col_vec3 *p)
 {
-    double a = uniform(0.4, 1.0), b = uniform(0.4, 1.0), c = uniform(0.4, 1.0);
-    double r = uniform(0.05, 0.2);
+    double a = urange(0.4, 1.0), b = urange(0.4, 1.0), c = urange(0.4, 1.0);
+    double r = urange(0.05, 0.2);
     for (int i = 0; i < n; i++) {
         col_vec3 u = rand_unit();
         switch (kind) {
@@ -517,7 +501,7 @@ static int random_points(int kind, int n, col_vec3 *p)
         case 1: {
             double l = sqrt(u.y * u.y + u.z * u.z);
             if (l < 1e-9) l = 1e-9;
-            p[i] = col_v3(uniform(-1.0, 1.0), r * u.y / l, r * u.z / l);
+            p[i] = col_v3(urange(-1.0, 1.0), r * u.y / l, r * u.z / l);
             break;
         }
         case 2:
@@ -541,7 +525,7 @@ static int random_points(int kind, int n, col_vec3 *p)
             break;
         }
     }
-    double scale = pow(10.0, uniform(-0.3, 0.3));
+    double scale = pow(10.0, urange(-0.3, 0.3));
     col_vec3 off = rand_box(0.3, 0.3, 0.3);
     for (int i = 0; i < n; i++) p[i] = col_scale(col_add(p[i], off), scale);
     return n;
@@ -606,8 +590,8 @@ static double brute_sat_gap(const col_hull *a, const col_vec3 *A, const col_hull
 static void test_random_pairs(void **state)
 {
     (void)state;
-    g_rng = RANDOM_SEED;
-    printf("  random pairs: seed 0x%016" PRIx64 ", %d pairs\n", (uint64_t)RANDOM_SEED, RANDOM_PAIRS);
+    rng_seed(RANDOM_SEED, __func__);
+    printf("  random pairs: %d pairs\n", RANDOM_PAIRS);
     enum { POOL = 40 };
     col_hull pool[POOL];
     for (int i = 0; i < POOL; i++) random_hull(&pool[i]);
@@ -620,7 +604,7 @@ static void test_random_pairs(void **state)
         const col_hull *a = &pool[rng_next() % POOL], *b = &pool[rng_next() % POOL];
         double size = fmax(a->radius, b->radius);
         col_vec3 pa = rand_offset(0.0, 1.0);
-        pa = col_scale(pa, pow(10.0, uniform(-1.0, 3.0)) * size);
+        pa = col_scale(pa, pow(10.0, urange(-1.0, 3.0)) * size);
         col_quat qa = rand_quat();
         col_xform xa = pose(pa, qa);
         col_quat qb = rand_quat();
@@ -631,7 +615,7 @@ static void test_random_pairs(void **state)
         col_vec3 dir = rand_unit();
         double t = col_oracle_contact_shift(A, na, B, nb, dir);
         assert_false(isnan(t));
-        double gap = size * pow(10.0, uniform(-12.0, -1.0));
+        double gap = size * pow(10.0, urange(-12.0, -1.0));
         if (rng_next() & 1) gap = -gap;
         col_xform xb = xb0;
         xb.p = col_add(xb0.p, col_scale(dir, t + gap));
@@ -761,7 +745,8 @@ static int setup(void **state)
 {
     (void)state;
     col_alloc_init(&g_alloc, NULL);
-    g_rng = RANDOM_SEED ^ UINT64_C(0x1234);
+    /* the tests without a seed of their own draw from this sequence, in main's order */
+    rng_seed(RANDOM_SEED ^ UINT64_C(0x1234), "test_reference");
     return 0;
 }
 

@@ -35,23 +35,14 @@
 #include "lib/core/vec.h"
 #include "lib/schedule.h"
 #include "lib/world.h"
+#include "tests/test_util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
-/* ---- deterministic random numbers (splitmix64) ---- */
+/* ---- random draws (generator: tests/test_util.h) ---- */
 
-static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
-static double urange(double a, double b) { return a + (b - a) * urand(); }
 static int irand(int n) { return (int)(rng_next() % (uint64_t)n); }
 static bool chance(double p) { return urand() < p; }
 
@@ -60,14 +51,6 @@ static col_quat quat_normalize(col_quat q)
     double n = sqrt(q.w * q.w + q.x * q.x + q.y * q.y + q.z * q.z);
     col_quat r = {q.x / n, q.y / n, q.z / n, q.w / n};
     return r;
-}
-
-static col_quat random_quat(void)
-{
-    double u1 = urand(), u2 = 2 * M_PI * urand(), u3 = 2 * M_PI * urand();
-    double a = sqrt(1 - u1), b = sqrt(u1);
-    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
-    return q;
 }
 
 /* Hamilton product a * b. */
@@ -116,8 +99,7 @@ static void random_points(col_vec3 *p, int n, double scale)
 static void test_motion_bound_is_an_upper_bound(void **state)
 {
     (void)state;
-    rng_state = 0x5c4edULL;
-    print_message("test_motion_bound_is_an_upper_bound: seed 0x5c4ed\n");
+    rng_seed(0x5c4edULL, __func__);
     col_vec3 v[40];
     int tight = 0, trials = 20000;
     for (int t = 0; t < trials; t++) {
@@ -173,7 +155,7 @@ static void test_sleep_frames(void **state)
     assert_int_equal(col_sleep_frames(1.0, 0.0, INFINITY, 0.1), 0);
     assert_int_equal(col_sleep_frames(1.0, 0.0, 0.0, 0.0), COL_SLEEP_MAX_FRAMES);
     assert_int_equal(col_sleep_frames(1e300, 0.0, 1e-300, 0.0), COL_SLEEP_MAX_FRAMES);
-    rng_state = 0x51ee9ULL;
+    rng_seed(0x51ee9ULL, __func__);
     for (int t = 0; t < 100000; t++) {
         double gap = pow(10.0, urange(-12, 3)), margin = gap * urange(0, 1.2);
         double ma = chance(0.1) ? 0.0 : pow(10.0, urange(-6, 2)), mb = chance(0.1) ? 0.0 : pow(10.0, urange(-6, 2));
@@ -202,7 +184,7 @@ static void test_rearm(void **state)
     assert_true(tripped);
     assert_true(m >= 2.0);
     /* without a trip it never grows, and never drops below mu */
-    rng_state = 0xa7e3ULL;
+    rng_seed(0xa7e3ULL, __func__);
     double bound = 1.0;
     for (int t = 0; t < 10000; t++) {
         double mu = urange(0, 1.2) * bound;
@@ -248,8 +230,7 @@ static void test_rearm(void **state)
 static void test_declared_bound(void **state)
 {
     (void)state;
-    rng_state = 0xdec1aeULL;
-    print_message("test_declared_bound: seed 0xdec1ae\n");
+    rng_seed(0xdec1aeULL, __func__);
     assert_true(col_motion_declared(COL_SPEED_UNDECLARED, COL_SPEED_UNDECLARED, 1.0, 0.0) == 0.0);
     double d0 = col_motion_declared(0.0, 0.0, 1.0, 0.0);
     assert_true(d0 > 0.0 && d0 < 1e-12);
@@ -562,7 +543,7 @@ static void redeclare_someone(sim *s, bool *changed)
 static void run_world_pair(col_backend backend, int ttc_workers, uint64_t seed, int frames, bool declared,
                            run_stats *st)
 {
-    rng_state = seed;
+    rng_reseed(seed); /* every run replays the sequence its test printed the seed of */
     sim *s = calloc(1, sizeof *s);
     assert_non_null(s);
     s->declared = declared;
@@ -647,7 +628,7 @@ static void test_every_equals_ttc(void **state)
 {
     (void)state;
     const uint64_t seed = 0x7cc0111deULL;
-    print_message("test_every_equals_ttc: seed 0x%llx\n", (unsigned long long)seed);
+    rng_seed(seed, __func__);
     for (int k = 1; k < (int)COL_BACKEND_COUNT; k++) {
         const char *name = col_backend_name((col_backend)k);
         if (name == NULL) continue;
@@ -673,7 +654,7 @@ static void test_every_equals_ttc_threads(void **state)
 {
     (void)state;
     const uint64_t seed = 0x7cc0222deULL;
-    print_message("test_every_equals_ttc_threads: seed 0x%llx\n", (unsigned long long)seed);
+    rng_seed(seed, __func__);
     run_stats st;
     run_world_pair(COL_BACKEND_DEFAULT, 3, seed, 200, false, &st);
     assert_true(st.calls[1] < st.calls[0]);
@@ -685,7 +666,7 @@ static void test_every_equals_ttc_declared(void **state)
 {
     (void)state;
     const uint64_t seed = 0x7cc0333deULL;
-    print_message("test_every_equals_ttc_declared: seed 0x%llx\n", (unsigned long long)seed);
+    rng_seed(seed, __func__);
     for (int k = 1; k < (int)COL_BACKEND_COUNT; k++) {
         const char *name = col_backend_name((col_backend)k);
         if (name == NULL) continue;

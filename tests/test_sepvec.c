@@ -29,6 +29,7 @@
 #include "narrowphase/support.h"
 #include "tests/agreement.h"
 #include "tests/oracle_lp.h"
+#include "tests/test_util.h"
 
 #define SEED UINT64_C(0x5e9fec0c0ffee003)
 #define AGREEMENT_PAIRS 1e5
@@ -41,25 +42,14 @@ typedef long double wide;
 
 static col_alloc g_alloc;
 
-/* ---- random numbers (splitmix64) ---- */
+/* ---- random draws (generator: tests/test_util.h) ---- */
 
-static uint64_t g_rng;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
 static col_vec3 rand_unit(void)
 {
     for (;;) {
-        double x = uniform(-1, 1);
-        double y = uniform(-1, 1);
-        double z = uniform(-1, 1);
+        double x = urange(-1, 1);
+        double y = urange(-1, 1);
+        double z = urange(-1, 1);
         double l2 = x * x + y * y + z * z;
         if (l2 > 1e-6 && l2 <= 1.0) return col_scale(col_v3(x, y, z), 1.0 / sqrt(l2));
     }
@@ -68,7 +58,7 @@ static col_quat rand_quat(void)
 {
     for (;;) {
         double q[4];
-        for (int k = 0; k < 4; k++) q[k] = uniform(-1, 1);
+        for (int k = 0; k < 4; k++) q[k] = urange(-1, 1);
         double l = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
         if (l < 1e-3 || l > 1.0) continue;
         col_quat r = {q[0] / l, q[1] / l, q[2] / l, q[3] / l};
@@ -97,7 +87,7 @@ static void build_shape(col_hull *h, int kind, int n, double scale)
         for (; m < n; m++) {
             int k = (int)(rng_next() % 3);
             double c[3];
-            for (int i = 0; i < 3; i++) c[i] = uniform(-ax[i], ax[i]);
+            for (int i = 0; i < 3; i++) c[i] = urange(-ax[i], ax[i]);
             c[k] = urand() < 0.5 ? -ax[k] : ax[k];
             p[m] = col_v3(c[0], c[1], c[2]);
         }
@@ -246,7 +236,7 @@ static col_vec3 test_dir(const col_hull *h, int i)
 static void test_climb_equals_scan(void **state)
 {
     (void)state;
-    g_rng = SEED;
+    rng_seed(SEED, __func__);
     static const int sizes[] = {4, 8, 12, 20, 50, 150, 400, 1000};
     for (int kind = 0; kind < 4; kind++)
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -254,7 +244,7 @@ static void test_climb_equals_scan(void **state)
             build_shape(&h, kind, sizes[si] < 4 ? 4 : sizes[si], 1.0);
             void *data = make_data(&h, kind % 2 ? COL_SUPPORT_TABLE_ALL : COL_SUPPORT_DEFAULT);
             for (int i = 0; i < 400; i++) {
-                col_vec3 d = col_scale(test_dir(&h, i), uniform(0.5, 2.0));
+                col_vec3 d = col_scale(test_dir(&h, i), urange(0.5, 2.0));
                 int start = (int)(rng_next() % (uint64_t)h.vertex_count);
                 assert_support(&h, d, col_support_climb(&h, d, start, NULL));
                 assert_support(&h, d, col_support_find(&h, data, d, -1, NULL));
@@ -274,7 +264,7 @@ static void test_climb_equals_scan(void **state)
 static void test_dk_equals_scan(void **state)
 {
     (void)state;
-    g_rng = SEED + 1;
+    rng_seed(SEED + 1, __func__);
     static const int sizes[] = {20, 60, 300, 1000};
     for (int kind = 0; kind < 4; kind++)
         for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
@@ -304,7 +294,7 @@ static void test_dk_equals_scan(void **state)
 static void test_data_relocatable(void **state)
 {
     (void)state;
-    g_rng = SEED + 2;
+    rng_seed(SEED + 2, __func__);
     col_hull h;
     build_shape(&h, K_ELLIPSOID, 500, 1.0);
     void *data = make_data(&h, COL_SUPPORT_DK_ALWAYS);
@@ -363,7 +353,7 @@ static void test_sphere_poly(void **state)
 static void test_lemma_paths(void **state)
 {
     (void)state;
-    g_rng = SEED + 3;
+    rng_seed(SEED + 3, __func__);
     col_sepvec_options opt = {0, 0, 1e-300, 1 << 30};
     long lemma3 = 0, lemma4 = 0, checked = 0;
     enum { NSH = 8 };
@@ -379,7 +369,7 @@ static void test_lemma_paths(void **state)
         col_vec3 u = rand_unit();
         int pa = col_support_scan(&sh[ia], col_mat3_tmul(&xa.R, u));
         int pb = col_support_scan(&sh[ib], col_neg(col_mat3_tmul(&xb.R, u)));
-        double g = (urand() < 0.5 ? -1 : 1) * pow(10.0, uniform(-7, -1));
+        double g = (urand() < 0.5 ? -1 : 1) * pow(10.0, urange(-7, -1));
         xb.p = col_add(col_sub(col_xform_point(&xa, sh[ia].vertices[pa]), col_xform_point(&xb, sh[ib].vertices[pb])),
                        col_scale(u, g));
         sv_pair_cache c;
@@ -410,16 +400,16 @@ static void test_lemma_paths(void **state)
 static void test_identical(void **state)
 {
     (void)state;
-    g_rng = SEED + 4;
+    rng_seed(SEED + 4, __func__);
     for (int kind = 0; kind < 4; kind++) {
         col_hull a, b;
-        uint64_t keep = g_rng;
+        uint64_t keep = rng_state;
         build_shape(&a, kind, 60, 1.0);
-        g_rng = keep;
+        rng_reseed(keep);
         build_shape(&b, kind, 60, 1.0); /* the same points: an equal hull, another object */
         void *da = make_data(&a, COL_SUPPORT_DEFAULT);
         for (int t = 0; t < 20; t++) {
-            col_xform x = pose(col_scale(rand_unit(), uniform(0, 1e3)), rand_quat());
+            col_xform x = pose(col_scale(rand_unit(), urange(0, 1e3)), rand_quat());
             sv_pair_cache c;
             col_np_sepvec.cache_init(c.b, &a, &a);
             col_sepvec_info info;
@@ -453,7 +443,7 @@ static void test_identical(void **state)
 static void test_grazing_exact(void **state)
 {
     (void)state;
-    g_rng = SEED + 5;
+    rng_seed(SEED + 5, __func__);
     long switched = 0, fallbacks = 0, nq = 0;
     static const double scales[] = {1e-3, 1.0, 1e3};
     for (int si = 0; si < 3; si++) {
@@ -463,14 +453,14 @@ static void test_grazing_exact(void **state)
         build_shape(&b, K_PLATE, 40, sc);
         void *da = make_data(&a, COL_SUPPORT_DEFAULT), *db = make_data(&b, COL_SUPPORT_DEFAULT);
         for (int t = 0; t < 120; t++) {
-            col_xform xa = pose(col_scale(rand_unit(), uniform(0, 3) * sc), rand_quat());
+            col_xform xa = pose(col_scale(rand_unit(), urange(0, 3) * sc), rand_quat());
             col_vec3 up = col_mat3_mul(&xa.R, col_v3(0, 0, 1));
-            double fu = uniform(-0.8, 0.8);
-            double fv = uniform(-0.8, 0.8);
+            double fu = urange(-0.8, 0.8);
+            double fv = urange(-0.8, 0.8);
             col_vec3 top = col_xform_point(&xa, col_v3(fu * axes[K_BOX][0] * sc, fv * axes[K_BOX][1] * sc, axes[K_BOX][2] * sc));
             col_xform xb = pose(col_v3(0, 0, 0), rand_quat());
             int pb = col_support_scan(&b, col_neg(col_mat3_tmul(&xb.R, up)));
-            double g = (t % 2 ? 1.0 : -1.0) * pow(10.0, uniform(-11, -8)) * sc;
+            double g = (t % 2 ? 1.0 : -1.0) * pow(10.0, urange(-11, -8)) * sc;
             xb.p = col_add(col_sub(top, col_xform_point(&xb, b.vertices[pb])), col_scale(up, g));
             sv_pair_cache c;
             col_np_sepvec.cache_init(c.b, &a, &b);
@@ -482,7 +472,7 @@ static void test_grazing_exact(void **state)
             assert_int_equal(r.colliding, oracle(&a, &xa, &b, &xb));
             check_certificate(c.b, &a, &xa, &b, &xb, &r);
             /* warm, after a hair's move along the face normal (the sign may flip) */
-            xb.p = col_add(xb.p, col_scale(up, -g * uniform(0.0, 2.0)));
+            xb.p = col_add(xb.p, col_scale(up, -g * urange(0.0, 2.0)));
             r = sv(c.b, &a, da, &xa, &b, db, &xb, NULL, &info);
             switched += info.mode_switch != 0;
             fallbacks += info.fallback != 0 || info.full_projections > 0;
@@ -510,7 +500,7 @@ static void test_grazing_exact(void **state)
 static void test_certificates(void **state)
 {
     (void)state;
-    g_rng = SEED + 6;
+    rng_seed(SEED + 6, __func__);
     long sep = 0, col = 0, tetra = 0;
     for (int it = 0; it < 600; it++) {
         col_hull a, b;
@@ -518,7 +508,7 @@ static void test_certificates(void **state)
         build_shape(&b, (int)(rng_next() % 4), 8 + (int)(rng_next() % 300), 1.0);
         void *da = make_data(&a, COL_SUPPORT_DEFAULT), *db = make_data(&b, COL_SUPPORT_DEFAULT);
         col_xform xa = pose(col_v3(0, 0, 0), rand_quat());
-        col_vec3 p = col_scale(rand_unit(), uniform(0.0, 2.2));
+        col_vec3 p = col_scale(rand_unit(), urange(0.0, 2.2));
         col_quat qb = rand_quat();
         col_vec3 v = col_scale(rand_unit(), 0.02);
         sv_pair_cache c;
@@ -547,7 +537,7 @@ static void test_certificates(void **state)
 static void test_scratch(void **state)
 {
     (void)state;
-    g_rng = SEED + 7;
+    rng_seed(SEED + 7, __func__);
     col_hull h[6];
     for (int i = 0; i < 6; i++) build_shape(&h[i], i % 4, 4 + i * 150, 1.0 + i);
     for (int i = 0; i < 6; i++)
@@ -626,7 +616,6 @@ static int setup(void **state)
 {
     (void)state;
     col_alloc_init(&g_alloc, NULL);
-    print_message("test_sepvec: seed 0x%016" PRIx64 "\n", SEED);
     return 0;
 }
 

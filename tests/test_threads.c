@@ -29,29 +29,10 @@
 #include "lib/core/alloc.h"
 #include "lib/parallel.h"
 #include "lib/world.h"
+#include "tests/test_util.h"
 #include "test_threads_paths.h"
 
-#ifndef M_PI
-#define M_PI 3.14159265358979323846
-#endif
-
 /* ---- helpers ---- */
-
-static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
-static double urange(double a, double b) { return a + (b - a) * urand(); }
-static void seed(uint64_t s)
-{
-    rng_state = s;
-    print_message("seed %llu\n", (unsigned long long)s);
-}
 
 static uint64_t fnv(uint64_t h, const void *data, size_t n)
 {
@@ -385,9 +366,7 @@ static void build_random_scene(scene *sc, const char *name, int n, double room, 
         } while (n < 0.1 || n > 1);
         r->axis[0] = ux / n, r->axis[1] = uy / n, r->axis[2] = uz / n;
         r->spin = urange(0, 0.3);
-        double u1 = urand(), u2 = 2 * M_PI * urand(), u3 = 2 * M_PI * urand();
-        double a = sqrt(1 - u1), c = sqrt(u1);
-        r->q0 = (col_quat){a * sin(u2), a * cos(u2), c * sin(u3), c * cos(u3)};
+        r->q0 = random_quat();
         r->is_static = b % 10 == 3;
         r->rests_on_odd_frames = b % 4 == 1;
         r->group = b % 7 == 0 ? 2u : 1u;
@@ -561,7 +540,7 @@ static void replay_all(const scene *sc)
 static void test_random_scene_same_for_any_worker_count(void **state)
 {
     (void)state;
-    seed(77);
+    rng_seed(77, __func__);
     scene sc;
     build_random_scene(&sc, "random", 600, 20.0, 14, 0);
     replay_all(&sc);
@@ -575,7 +554,7 @@ static void test_random_scene_same_for_any_worker_count(void **state)
 static void test_big_random_scene_same_for_any_worker_count(void **state)
 {
     (void)state;
-    seed(78);
+    rng_seed(78, __func__);
     scene sc;
     build_random_scene(&sc, "random-3000", 3000, 34.0, 12, 9);
     replay_all(&sc);
@@ -616,7 +595,7 @@ static int rec_cmp(const void *x, const void *y)
 static void test_sap_segments_match_brute_force(void **state)
 {
     (void)state;
-    seed(79);
+    rng_seed(79, __func__);
     enum { N = 5000, FRAMES = 16 };
     const double room = 60.0;
     col_world *w = make_world(4, SYS_POOL, NULL);

@@ -17,47 +17,15 @@
 
 #include "broadphase/toc_heap.h"
 #include "lib/core/alloc.h"
+#include "tests/test_util.h"
 
-/* ---- counting (and failing) allocator ---- */
+/* ---- counting allocator and random numbers (tests/test_util.h) ---- */
 
-typedef struct counter {
-    uint64_t allocs, frees;
-    bool fail_all;
-} counter;
-
-static void *counting_alloc(size_t size, void *user)
+static void init_alloc(col_alloc *a, counting_alloc *c)
 {
-    counter *c = user;
-    if (c->fail_all) return NULL;
-    c->allocs++;
-    return malloc(size);
-}
-
-static void counting_free(void *ptr, size_t size, void *user)
-{
-    (void)size;
-    counter *c = user;
-    c->frees++;
-    free(ptr);
-}
-
-static void init_alloc(col_alloc *a, counter *c)
-{
-    memset(c, 0, sizeof *c);
-    col_allocator hooks = {counting_alloc, counting_free, c};
+    *c = (counting_alloc){0};
+    col_allocator hooks = counting_hooks(c);
     col_alloc_init(a, &hooks);
-}
-
-/* ---- deterministic random numbers (splitmix64) ---- */
-
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
 }
 
 static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
@@ -78,7 +46,7 @@ static void test_empty(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
@@ -104,7 +72,7 @@ static void test_order_by_key(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
@@ -143,7 +111,7 @@ static void test_ties(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
@@ -171,7 +139,7 @@ static void test_update_and_remove(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
@@ -212,7 +180,7 @@ static void test_past_keys_and_jumps(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
@@ -241,12 +209,10 @@ static void test_past_keys_and_jumps(void **state)
 static void test_random_vs_oracle(void **state)
 {
     (void)state;
-    const uint64_t seed = 0x70c4ea9ULL;
-    rng_state = seed;
-    print_message("test_random_vs_oracle: seed 0x%llx\n", (unsigned long long)seed);
+    rng_seed(0x70c4ea9ULL, __func__);
     enum { N = 300 };
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
@@ -318,13 +284,13 @@ static void test_allocation_free(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_toc_heap h;
     col_toc_heap_init(&h);
     assert_int_equal(col_toc_heap_reserve(&h, &a, 1000), 0);
-    uint64_t before = c.allocs + c.frees;
-    rng_state = 42;
+    long before = c.allocs + c.frees;
+    rng_seed(42, __func__);
     uint64_t now = 0;
     uint32_t got[1000];
     for (int round = 0; round < 2000; round++) {
@@ -358,9 +324,9 @@ static void test_allocation_free(void **state)
 
     /* a failed reserve leaves the queue as it was */
     int cap = h.cap;
-    c.fail_all = true;
+    c.limit = true; /* every allocation fails */
     assert_int_equal(col_toc_heap_reserve(&h, &a, cap + 1), -1);
-    c.fail_all = false;
+    c.limit = false;
     assert_int_equal(h.cap, cap);
     assert_int_equal(col_toc_heap_count(&h), count);
     assert_true(col_toc_heap_contains(&h, 5, &k));

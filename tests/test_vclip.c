@@ -34,6 +34,7 @@
 #include "narrowphase/backend.h"
 #include "narrowphase/vclip.h"
 #include "tests/agreement.h"
+#include "tests/test_util.h"
 
 #define SEED UINT64_C(0x7c11b0f00d5eed05)
 #define DISTANCE_PAIRS 100000.0
@@ -48,25 +49,8 @@
 
 static col_alloc g_alloc;
 
-/* ---- random numbers (splitmix64) ---- */
+/* ---- random draws (generator: tests/test_util.h) ---- */
 
-static uint64_t g_rng;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (g_rng += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static double uniform(double a, double b) { return a + (b - a) * urand(); }
-static double gauss(void)
-{
-    double u = urand(), v = urand();
-    if (u < 1e-300) u = 1e-300;
-    return sqrt(-2.0 * log(u)) * cos(6.283185307179586 * v);
-}
 static col_vec3 rand_unit(void)
 {
     for (;;) {
@@ -247,7 +231,7 @@ static shape g_pool[POOL];
 static int gen_points(int kind, double s, col_vec3 *p, const char **name)
 {
     int n = 4 + (int)(rng_next() % 20);
-    double ax = s * uniform(0.3, 1.0), ay = s * uniform(0.3, 1.0), az = s * uniform(0.3, 1.0);
+    double ax = s * urange(0.3, 1.0), ay = s * urange(0.3, 1.0), az = s * urange(0.3, 1.0);
     switch (kind) {
     case 0: /* ellipsoid surface points */
         *name = "ellipsoid";
@@ -262,14 +246,14 @@ static int gen_points(int kind, double s, col_vec3 *p, const char **name)
         return 8;
     case 2: { /* thin slab 1e-4 .. 1e-8 thick (random points in two parallel planes) */
         *name = "slab";
-        double t = s * pow(10.0, -uniform(4.0, 8.0));
+        double t = s * pow(10.0, -urange(4.0, 8.0));
         n = 6 + (int)(rng_next() % 10);
-        for (int i = 0; i < n; i++) p[i] = col_v3(uniform(-ax, ax), uniform(-ay, ay), i & 1 ? t : -t);
+        for (int i = 0; i < n; i++) p[i] = col_v3(urange(-ax, ax), urange(-ay, ay), i & 1 ? t : -t);
         return n;
     }
     case 3: { /* needle: long in x, 1e-3 .. 1e-6 across */
         *name = "needle";
-        double w = s * pow(10.0, -uniform(3.0, 6.0));
+        double w = s * pow(10.0, -urange(3.0, 6.0));
         n = 6 + (int)(rng_next() % 6);
         for (int i = 0; i < n; i++) {
             double ang = 6.283185307179586 * i / n;
@@ -280,7 +264,7 @@ static int gen_points(int kind, double s, col_vec3 *p, const char **name)
     }
     case 4: { /* near-coplanar facets: a very flat dome over a square, sagitta 1e-7 .. 1e-4 */
         *name = "flat-dome";
-        double sag = s * pow(10.0, -uniform(4.0, 7.0));
+        double sag = s * pow(10.0, -urange(4.0, 7.0));
         int k = 0;
         for (int i = 0; i < 4; i++)
             for (int j = 0; j < 4; j++) {
@@ -310,7 +294,7 @@ static void build_pool(void)
     for (int i = 0; i < POOL; i++) {
         col_vec3 p[MAX_PTS];
         const char *name;
-        double s = pow(10.0, uniform(-2.0, 2.0));
+        double s = pow(10.0, urange(-2.0, 2.0));
         int n = gen_points(i % 6, s, p, &name);
         char err[256];
         col_status st = col_hull_build(&g_alloc, p, n, &g_pool[i].h, err, sizeof err);
@@ -479,7 +463,7 @@ static void place_separated(const shape *sa, const col_xform *xa, const shape *s
     static world_hull A, B;
     col_vec3 ca = col_xform_point(xa, sa->h.centroid);
     col_vec3 u = rand_unit();
-    double r = sa->h.radius + sb->h.radius, k = uniform(0.5, 1.5);
+    double r = sa->h.radius + sb->h.radius, k = urange(0.5, 1.5);
     col_xform rot = make_pose(col_v3(0, 0, 0), qb);
     for (;;) {
         col_vec3 p = col_sub(col_add(ca, col_scale(u, k * r)), col_mat3_mul(&rot.R, sb->h.centroid));
@@ -502,8 +486,8 @@ static double gap_target(double size)
 {
     double x = urand();
     if (x < 0.25) return -1.0;                               /* natural distance */
-    if (x < 0.9) return size * pow(10.0, -uniform(1.0, 6.0)); /* 1e-1 .. 1e-6 */
-    return size * pow(10.0, -uniform(6.0, 9.0));             /* 1e-6 .. 1e-9 */
+    if (x < 0.9) return size * pow(10.0, -urange(1.0, 6.0)); /* 1e-1 .. 1e-6 */
+    return size * pow(10.0, -urange(6.0, 9.0));             /* 1e-6 .. 1e-9 */
 }
 
 static void print_stats(const char *name, const run_stats *st)
@@ -521,10 +505,10 @@ static void print_stats(const char *name, const run_stats *st)
 static void test_distance_random(void **state)
 {
     (void)state;
-    g_rng = SEED;
+    rng_seed(SEED, __func__);
     long n = (long)(DISTANCE_PAIRS * col_agreement_scale());
     if (n < 500) n = 500;
-    printf("vclip distance: seed 0x%016" PRIx64 ", %ld separated pairs\n", SEED, n);
+    printf("vclip distance: %ld separated pairs\n", n);
     run_stats st;
     memset(&st, 0, sizeof st);
     col_vc_cache cache;
@@ -532,7 +516,7 @@ static void test_distance_random(void **state)
     for (long i = 0; i < n; i++) {
         const shape *sa = &g_pool[rng_next() % POOL], *sb = &g_pool[rng_next() % POOL];
         double size = fmax(sa->size, sb->size);
-        col_xform xa = make_pose(col_scale(rand_unit(), uniform(0.0, 10.0) * size), rand_quat()), xb;
+        col_xform xa = make_pose(col_scale(rand_unit(), urange(0.0, 10.0) * size), rand_quat()), xb;
         place_separated(sa, &xa, sb, rand_quat(), gap_target(fmin(sa->size, sb->size)), &xb);
         /* cold, then warm with the same pose */
         memset(&cache, 0, sizeof cache);
@@ -550,7 +534,7 @@ static void test_distance_random(void **state)
 static void test_distance_parallel(void **state)
 {
     (void)state;
-    g_rng = SEED ^ 1;
+    rng_seed(SEED ^ 1, __func__);
     long n = (long)(DISTANCE_PAIRS * 0.1 * col_agreement_scale());
     if (n < 200) n = 200;
     run_stats st;
@@ -573,23 +557,23 @@ static void test_distance_parallel(void **state)
             qb.y = q.w * t.y - q.x * t.z + q.y * t.w + q.z * t.x;
             qb.z = q.w * t.z + q.x * t.y - q.y * t.x + q.z * t.w;
         } else if (mode == 2) {
-            double e = pow(10.0, -uniform(4.0, 10.0));
+            double e = pow(10.0, -urange(4.0, 10.0));
             qb.x += e * gauss();
             qb.y += e * gauss();
             double l = sqrt(qb.x * qb.x + qb.y * qb.y + qb.z * qb.z + qb.w * qb.w);
             qb.x /= l, qb.y /= l, qb.z /= l, qb.w /= l;
         }
-        col_xform xa = make_pose(col_scale(rand_unit(), uniform(0.0, 5.0) * sa->size), q), xb;
+        col_xform xa = make_pose(col_scale(rand_unit(), urange(0.0, 5.0) * sa->size), q), xb;
         /* along a local axis of A, with sideways offsets */
         col_vec3 axis = col_v3(0, 0, 0);
         int k = (int)(rng_next() % 3);
         if (k == 0) axis.x = 1.0;
         if (k == 1) axis.y = 1.0;
         if (k == 2) axis.z = 1.0;
-        col_vec3 side = col_v3(uniform(-0.3, 0.3), uniform(-0.3, 0.3), uniform(-0.3, 0.3));
+        col_vec3 side = col_v3(urange(-0.3, 0.3), urange(-0.3, 0.3), urange(-0.3, 0.3));
         col_vec3 dir = col_add(axis, side);
         col_vec3 u = col_scale(col_mat3_mul(&xa.R, dir), 1.0 / col_len(dir));
-        double gap = fmin(sa->size, sb->size) * pow(10.0, -uniform(1.0, 6.0));
+        double gap = fmin(sa->size, sb->size) * pow(10.0, -urange(1.0, 6.0));
         double r = sa->h.radius + sb->h.radius;
         col_vec3 pb = col_add(xa.p, col_scale(u, 2.0 * r));
         xb = make_pose(pb, qb);
@@ -619,7 +603,7 @@ static void test_distance_parallel(void **state)
 static void test_coherence(void **state)
 {
     (void)state;
-    g_rng = SEED ^ 2;
+    rng_seed(SEED ^ 2, __func__);
     long seqs = (long)(2000 * col_agreement_scale());
     if (seqs < 40) seqs = 40;
     run_stats warm, jump, foreign;
@@ -686,7 +670,7 @@ static void test_coherence(void **state)
 static void test_penetration(void **state)
 {
     (void)state;
-    g_rng = SEED ^ 3;
+    rng_seed(SEED ^ 3, __func__);
     long n = (long)(20000 * col_agreement_scale());
     if (n < 200) n = 200;
     run_stats st;
@@ -694,12 +678,12 @@ static void test_penetration(void **state)
     long pen = 0;
     for (long i = 0; i < n; i++) {
         const shape *sa = &g_pool[rng_next() % POOL], *sb = &g_pool[rng_next() % POOL];
-        col_xform xa = make_pose(col_scale(rand_unit(), uniform(0.0, 3.0) * sa->size), rand_quat());
+        col_xform xa = make_pose(col_scale(rand_unit(), urange(0.0, 3.0) * sa->size), rand_quat());
         col_quat qb = rand_quat();
         col_xform t = make_pose(col_v3(0, 0, 0), qb);
         int deep = i % 4 == 0;
         col_vec3 target = col_xform_point(&xa, sa->h.centroid);
-        if (!deep) target = col_add(target, col_scale(rand_unit(), uniform(0.0, 1.0) * (sa->h.radius + sb->h.radius)));
+        if (!deep) target = col_add(target, col_scale(rand_unit(), urange(0.0, 1.0) * (sa->h.radius + sb->h.radius)));
         col_xform xb = make_pose(col_sub(target, col_mat3_mul(&t.R, sb->h.centroid)), qb);
         if (i % 50 == 7) xb = xa, sb = sa; /* identical */
         if (!ref_colliding(&sa->h, &xa, &sb->h, &xb)) continue;
@@ -730,7 +714,7 @@ static void test_penetration(void **state)
 static void test_forced_fallback(void **state)
 {
     (void)state;
-    g_rng = SEED ^ 4;
+    rng_seed(SEED ^ 4, __func__);
     run_stats st;
     memset(&st, 0, sizeof st);
     for (int i = 0; i < 200; i++) {
@@ -757,7 +741,7 @@ static void test_forced_fallback(void **state)
 static void test_bad_cache(void **state)
 {
     (void)state;
-    g_rng = SEED ^ 5;
+    rng_seed(SEED ^ 5, __func__);
     const shape *sa = &g_pool[0], *sb = &g_pool[1];
     col_xform xa = make_pose(col_v3(0, 0, 0), rand_quat()), xb;
     place_separated(sa, &xa, sb, rand_quat(), 0.1 * sb->size, &xb);
@@ -838,7 +822,7 @@ static int setup(void **state)
 {
     (void)state;
     col_alloc_init(&g_alloc, NULL);
-    g_rng = SEED ^ 0xabcdef;
+    rng_seed(SEED ^ 0xabcdef, "test_vclip shape pool");
     build_pool();
     return 0;
 }

@@ -14,36 +14,13 @@
 #include <string.h>
 
 #include "colibri/colibri.h"
+#include "tests/test_util.h"
 
 #ifndef M_PI
 #define M_PI 3.14159265358979323846
 #endif
 
 /* ---- helpers ---- */
-
-static uint64_t rng_state;
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-static double urand(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
-static double urange(double a, double b) { return a + (b - a) * urand(); }
-static void seed(uint64_t s)
-{
-    rng_state = s;
-    print_message("seed %llu\n", (unsigned long long)s);
-}
-
-static col_quat random_quat(void)
-{
-    double u1 = urand(), u2 = 2 * M_PI * urand(), u3 = 2 * M_PI * urand();
-    double a = sqrt(1 - u1), b = sqrt(u1);
-    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
-    return q;
-}
 
 static col_shape_id make_box(col_world *w, double hx, double hy, double hz)
 {
@@ -355,33 +332,12 @@ static void test_filters_and_statics(void **state)
 
 /* ---- allocations ---- */
 
-typedef struct counting_alloc {
-    long calls;
-    long fail_at; /* fail the call with this number (1-based), 0: never */
-} counting_alloc;
-
-static void *c_alloc(size_t size, void *user)
-{
-    counting_alloc *c = user;
-    c->calls++;
-    if (c->fail_at > 0 && c->calls == c->fail_at) return NULL;
-    return malloc(size);
-}
-static void c_free(void *p, size_t size, void *user)
-{
-    (void)size;
-    ((counting_alloc *)user)->calls++;
-    free(p);
-}
-
 /* workers: col_world_def.worker_count (0: the default, one per physical core). */
 static col_world *counted_world_workers(counting_alloc *ca, int workers)
 {
     col_world_def def = col_default_world_def();
     def.worker_count = workers;
-    def.allocator.alloc = c_alloc;
-    def.allocator.free = c_free;
-    def.allocator.user = ca;
+    def.allocator = counting_hooks(ca);
     col_world *w = NULL;
     col_status st = col_world_create(&def, &w);
     if (st != COL_OK) return NULL;
@@ -404,11 +360,11 @@ static void moving_scene_step(col_world *w, col_body_id *ids, int n, int frame)
 /* N bodies on `workers` workers; from frame 201 on no update may call the allocator. */
 static void no_allocation_after_warmup(int workers, int N)
 {
-    counting_alloc ca = {0, 0};
+    counting_alloc ca = {0};
     col_world *w = counted_world_workers(&ca, workers);
     assert_non_null(w);
     print_message("%d workers (0: default), %d bodies\n", workers, N);
-    seed(7);
+    rng_seed(7, __func__);
     col_shape_id s1 = make_blob(w, 40, 1, 0.6, 0.4), s2 = make_box(w, 0.5, 0.3, 0.2);
     col_body_id ids[160];
     assert_true(N <= 160);
@@ -455,7 +411,7 @@ static void test_out_of_memory_every_n(void **state)
     int failures_seen = 0;
     print_message("seeds 100 + N for the run that fails allocation N\n");
     for (long n = 1; n < 400; n++) {
-        counting_alloc ca = {0, 0};
+        counting_alloc ca = {0};
         ca.fail_at = n;
         col_world *w = counted_world(&ca);
         if (w == NULL) {
@@ -464,7 +420,7 @@ static void test_out_of_memory_every_n(void **state)
         }
         bool done = true;
         col_vec3 pts[30];
-        rng_state = 100 + (uint64_t)n; /* seed 100 + N for the N-th run */
+        rng_reseed(100 + (uint64_t)n); /* seed 100 + N for the N-th run */
         for (int i = 0; i < 30; i++) pts[i] = col_vec3_make(urange(-1, 1), urange(-1, 1), urange(-1, 1));
         col_shape_id s = {0, 0};
         col_body_id ids[12];
@@ -520,7 +476,7 @@ static void test_out_of_memory_every_n(void **state)
  * whose tight boxes do not overlap, and moves proxies rarely. */
 static void world_matches_brute_force(double margin)
 {
-    seed(2026);
+    rng_seed(2026, __func__);
     print_message("broadphase_margin %g\n", margin);
     col_world_def def = col_default_world_def();
     def.broadphase_margin = margin;
