@@ -9,8 +9,12 @@
  * (the lowest failing item they saw); the lowest over the workers is the lowest failing
  * item whatever the schedule, and its message is then produced on the calling thread by
  * the same checks col_body_set_pose makes. Only if every item passes are the poses
- * written, by the calling thread in item order, so a body named twice ends with its last
- * pose and the dirty list order is the item order, as with single calls. */
+ * written. Each check also stamps the body's slot with the call's number and the item
+ * (an atomic exchange), which finds any body named twice. Without such a body the poses
+ * are stored on the workers too (each body by its one item; 100 000 bodies took 2 ms on
+ * the calling thread) and the calling thread only appends the newly dirty bodies, in item
+ * order. With one, the calling thread stores them all in item order, so the body ends
+ * with its last pose, as with single calls. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -40,11 +44,46 @@ static void check_range(int begin, int end, col_worker_ctx *worker, void *arg)
         col_body_id id = c->bodies[i];
         bool ok = col_id_pool_check(&w->body_ids, id.index1, id.generation) &&
                   col_pose_normalize(tol, raw, &w->pose_batch[i]) == COL_OK;
+        if (ok) {
+            uint64_t tag = (uint64_t)w->pose_epoch << 32 | (uint32_t)i;
+            uint64_t old = atomic_exchange_explicit(&w->pose_stamp[id.index1 - 1], tag, memory_order_relaxed);
+            if ((uint32_t)(old >> 32) == w->pose_epoch) worker->pose_dup = 1;
+        }
         if (!ok) {
             w->pose_batch[i] = raw; /* kept for the message */
             if (i < worker->first_bad) worker->first_bad = i;
         }
     }
+}
+
+/* Stores items [begin, end) of a batch without repeated bodies: each body is one item's. */
+static void store_range(int begin, int end, col_worker_ctx *worker, void *arg)
+{
+    (void)worker;
+    const pose_batch_call *c = arg;
+    col_world *w = c->w;
+    for (int i = begin; i < end; i++) {
+        col_body_rec *b = &w->bodies[c->bodies[i].index1 - 1];
+        b->pose = w->pose_batch[i];
+        w->pose_newly[i] = !b->dirty;
+        b->dirty = 1;
+    }
+}
+
+/* Grows the per-slot stamps to the body capacity; new stamps are 0 (call number 0 is
+ * never used). */
+static int reserve_stamps(col_world *w)
+{
+    if (w->pose_stamp_cap >= w->body_cap) return 0;
+    size_t n = (size_t)w->body_cap, old = (size_t)w->pose_stamp_cap;
+    atomic_uint_least64_t *st = col_alloc_bytes(&w->alloc, n * sizeof *st);
+    if (st == NULL) return -1;
+    for (size_t k = 0; k < n; k++)
+        atomic_init(&st[k], k < old ? atomic_load_explicit(&w->pose_stamp[k], memory_order_relaxed) : 0);
+    col_free_bytes(&w->alloc, w->pose_stamp, old * sizeof *st);
+    w->pose_stamp = st;
+    w->pose_stamp_cap = (int)n;
+    return 0;
 }
 
 static col_status set_poses(col_world *w, const col_body_id *bodies, const col_transform *poses, int count,
@@ -55,11 +94,19 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
     if (bodies == NULL || (poses == NULL && fn == NULL))
         return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     void *mem = w->pose_batch;
-    if (col_array_reserve(&w->alloc, &mem, &w->pose_batch_cap, count, sizeof(col_transform)) != 0)
-        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "%s: out of memory for %d poses", what, count);
+    int r = col_array_reserve(&w->alloc, &mem, &w->pose_batch_cap, count, sizeof(col_transform));
     w->pose_batch = mem;
+    mem = w->pose_newly;
+    if (r == 0) r = col_array_reserve(&w->alloc, &mem, &w->pose_newly_cap, count, 1);
+    w->pose_newly = mem;
+    if (r != 0 || reserve_stamps(w) != 0)
+        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "%s: out of memory for %d poses", what, count);
 
-    for (int k = 0; k < w->worker_count; k++) w->workers[k].first_bad = INT_MAX;
+    if (++w->pose_epoch == 0) w->pose_epoch = 1; /* 0 marks a stamp never written */
+    for (int k = 0; k < w->worker_count; k++) {
+        w->workers[k].first_bad = INT_MAX;
+        w->workers[k].pose_dup = 0;
+    }
     pose_batch_call call = {w, bodies, poses, fn, ctx};
     col_parallel_for(w, check_range, count, COL_POSES_MIN_RANGE, &call);
     int bad = INT_MAX;
@@ -77,11 +124,19 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
         memcpy(why, w->last_error, sizeof why);
         return col_world_fail(w, st, "%s: %s", item, why);
     }
-    for (int i = 0; i < count; i++) {
-        uint32_t slot = bodies[i].index1 - 1;
-        w->bodies[slot].pose = w->pose_batch[i];
-        col_world_mark_dirty(w, slot);
+    int dup = 0;
+    for (int k = 0; k < w->worker_count; k++) dup |= w->workers[k].pose_dup;
+    if (dup) {
+        for (int i = 0; i < count; i++) {
+            uint32_t slot = bodies[i].index1 - 1;
+            w->bodies[slot].pose = w->pose_batch[i];
+            col_world_mark_dirty(w, slot);
+        }
+        return COL_OK;
     }
+    col_parallel_for(w, store_range, count, COL_POSES_MIN_RANGE, &call);
+    for (int i = 0; i < count; i++)
+        if (w->pose_newly[i]) w->dirty_list[w->dirty_count++] = bodies[i].index1 - 1;
     return COL_OK;
 }
 

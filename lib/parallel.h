@@ -29,6 +29,7 @@ typedef struct col_worker_ctx {
     int narrow_calls;          /* narrow-phase queries of the current step */
     int box_pairs;             /* broad-phase records whose tight boxes overlap, this step */
     int first_bad;             /* batch pose calls: lowest failing item seen, or INT_MAX */
+    int pose_dup;              /* batch pose calls: saw a body named twice */
     col_range_job *job;        /* the job a task of the app's task system runs */
 } col_worker_ctx;
 

@@ -132,6 +132,8 @@ void col_world_destroy(col_world *world)
     col_free_bytes(&w->alloc, w->fresh, (size_t)w->fresh_cap * sizeof(int));
     col_free_bytes(&w->alloc, w->gather_counts, (size_t)w->gather_counts_cap * sizeof(int));
     col_free_bytes(&w->alloc, w->pose_batch, (size_t)w->pose_batch_cap * sizeof(col_transform));
+    col_free_bytes(&w->alloc, w->pose_newly, (size_t)w->pose_newly_cap);
+    col_free_bytes(&w->alloc, w->pose_stamp, (size_t)w->pose_stamp_cap * sizeof(atomic_uint_least64_t));
     col_free_bytes(&w->alloc, w->pair_keys, (size_t)w->pair_keys_cap * sizeof(uint64_t));
     alloc = w->alloc;
     col_free_bytes(&alloc, w, sizeof *w);

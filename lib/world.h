@@ -5,6 +5,7 @@
 #ifndef COLIBRI_LIB_WORLD_H
 #define COLIBRI_LIB_WORLD_H
 
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -123,9 +124,15 @@ struct col_world {
     int *gather_counts;   /* 4 per gathering block */
     int gather_counts_cap;
     int pair_result_cap;
-    /* batch pose calls (body_poses.c): the checked poses, kept across calls */
+    /* batch pose calls (body_poses.c): the checked poses and newly-dirty bytes, kept across
+     * calls; per body slot the last call's number and item (finds repeated bodies) */
     col_transform *pose_batch;
     int pose_batch_cap;
+    uint8_t *pose_newly;
+    int pose_newly_cap;
+    atomic_uint_least64_t *pose_stamp;
+    int pose_stamp_cap;
+    uint32_t pose_epoch;
     /* pair sorting (frame.c): radix keys of the colliding pairs and their scratch */
     uint64_t *pair_keys;
     int pair_keys_cap;
