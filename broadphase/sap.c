@@ -1005,7 +1005,8 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         rc = apply_events(sap, items, removed, ctx);
     }
     clear_queue(sap);
-    run_items(sap, sync_items, sap, (sap->nslots + COL_SAP_SYNC_BLOCK - 1) / COL_SAP_SYNC_BLOCK);
+    /* Only moves set MOVED flags (and col_sap_note_moves, which made resort true). */
+    if (resort) run_items(sap, sync_items, sap, (sap->nslots + COL_SAP_SYNC_BLOCK - 1) / COL_SAP_SYNC_BLOCK);
     if (rc != 0) sap->stale = 1;
     return rc;
 }

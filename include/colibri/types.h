@@ -177,7 +177,9 @@ typedef struct col_counters {
     int ended;               /* ended events */
     int alloc_calls;         /* allocator calls (alloc + free) made during the update */
     int workers;             /* workers the world runs its parallel steps on */
-    int sleeping_pairs;      /* broad-phase pairs asleep after the update (COL_SCHEDULE_TTC) */
+    int sleeping_pairs;      /* of the broadphase_pairs, those asleep after the update
+                                (COL_SCHEDULE_TTC); a sleeping pair whose boxes parted is
+                                not counted until they overlap again */
     int woken_early;         /* sleeping pairs re-tested before their frame because a body
                                 moved farther than its motion bound allowed */
     uint64_t alloc_calls_total; /* allocator calls over the world's life */
