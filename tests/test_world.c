@@ -444,7 +444,22 @@ static void test_out_of_memory_every_n(void **state)
                     nb--;
                     h = col_world_hash(w);
                 }
-                for (int i = 0; i < nb; i++) col_body_set_pose(w, ids[i], at(i * 0.7 + 0.01 * step, 0, 0));
+                if (step % 2 == 0) {
+                    /* the batch call: all or nothing, also when its buffers cannot grow */
+                    col_transform poses[12];
+                    for (int i = 0; i < nb; i++) poses[i] = at(i * 0.7 + 0.01 * step, 0, 0);
+                    h = col_world_hash(w);
+                    st = col_body_set_poses(w, ids, poses, nb);
+                    if (st == COL_ERR_OUT_OF_MEMORY) {
+                        assert_int_equal(col_world_hash(w), h);
+                        failures_seen++;
+                        done = false;
+                        continue;
+                    }
+                    assert_int_equal(st, COL_OK);
+                } else {
+                    for (int i = 0; i < nb; i++) col_body_set_pose(w, ids[i], at(i * 0.7 + 0.01 * step, 0, 0));
+                }
                 h = col_world_hash(w);
                 st = col_world_update(w);
                 if (st != COL_OK) {
