@@ -49,7 +49,7 @@ typedef struct options {
     int frames;               /* 0: all of the scene's */
     bool brute;
     bool topology;
-    bool pin_none;            /* --pin none: COL_PIN_NONE instead of the default */
+    int pin;                  /* --pin: -1 the world's default, else a col_thread_pinning */
     bool schedule_every;      /* --schedule every: COL_SCHEDULE_EVERY instead of the default */
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
     bool declared_speeds;     /* --declared-speeds: bodies declare the scene's |v| and |w| */
@@ -87,7 +87,7 @@ static void usage(FILE *out)
             "       " PROG " --topology [--threads N]\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
             "  --threads N      col_world_def.worker_count (N >= 0)\n"
-            "  --pin cores|none pool threads pinned to cores (default) or left to the OS\n"
+            "  --pin cores|none pool threads pinned to cores, or left to the OS (the default)\n"
             "  --frames N       run only the first N frames (N >= 1)\n"
             "  --dump-pairs F   write 'f i j' per colliding pair to F\n"
             "  --brute          col_query_overlap on all pairs instead of the world\n"
@@ -114,6 +114,7 @@ static bool parse_count(const char *s, int min, int *out)
 static int parse_options(int argc, char **argv, options *o)
 {
     memset(o, 0, sizeof *o);
+    o->pin = -1;
     o->threads = -1;
     o->margin = -1;
     bool only_files = false;
@@ -197,7 +198,7 @@ static int parse_options(int argc, char **argv, options *o)
                 fprintf(stderr, PROG ": --pin wants 'cores' or 'none', not '%s'\n", value);
                 return 2;
             }
-            o->pin_none = strcmp(value, "none") == 0;
+            o->pin = strcmp(value, "none") == 0 ? COL_PIN_NONE : COL_PIN_CORES;
             break;
         case 6:
             if (strcmp(value, "ttc") != 0 && strcmp(value, "every") != 0) {
@@ -339,8 +340,8 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
     if (o->margin >= 0) def.broadphase_margin = o->margin;
     if (o->threads >= 0)
         def.worker_count = o->threads;
-    if (o->pin_none)
-        def.pinning = COL_PIN_NONE;
+    if (o->pin >= 0)
+        def.pinning = (col_thread_pinning)o->pin;
     def.body_capacity = (uint32_t)sc->body_count;
     col_status st = col_world_create(&def, world);
     if (st != COL_OK)

@@ -555,8 +555,11 @@ int main(int argc, char **argv)
     printf("\n%llu colliding pair-frames, %llu began, %llu ended\n", pair_frames, began_total,
            ended_total);
     qsort(frame_ms, FRAMES, sizeof frame_ms[0], cmp_double);
-    printf("col_world_update: mean %.3f ms, median %.3f ms, p99 %.3f ms, max %.3f ms per frame\n",
-           ms_total / FRAMES, frame_ms[FRAMES / 2], frame_ms[FRAMES * 99 / 100], ms_max);
+    col_counters cend;
+    CHECK(world, col_world_get_counters(world, &cend));
+    printf("col_world_update: mean %.3f ms, median %.3f ms, p99 %.3f ms, max %.3f ms per frame"
+           " (worker stalls: %d)\n",
+           ms_total / FRAMES, frame_ms[FRAMES / 2], frame_ms[FRAMES * 99 / 100], ms_max, cend.worker_stalls);
     printf("props added %d and removed %d while running; whole run %.2f s\n",
            rm.added - START_BODIES, rm.removed, run_s);
     if (toggle_off) {

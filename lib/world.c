@@ -18,7 +18,7 @@ col_world_def col_default_world_def(void)
     def.backend = COL_BACKEND_DEFAULT;
     def.schedule = COL_SCHEDULE_TTC;
     def.worker_count = 0;
-    def.pinning = COL_PIN_CORES;
+    def.pinning = COL_PIN_NONE;
     def.body_capacity = 0;
     def.quaternion_tolerance = 1e-6;
     def.broadphase_margin = 0.0;

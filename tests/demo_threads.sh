@@ -6,7 +6,7 @@
 # the worker count).
 set -eu
 demo=$1
-strip() { sed -e 's/, [0-9]* workers$//' -e '/^ *[0-9]/s/ *[0-9.]* *$//' -e 's/mean .*per frame//' -e 's/whole run .*//'; }
+strip() { sed -e 's/, [0-9]* workers$//' -e '/^ *[0-9]/s/ *[0-9.]* *$//' -e 's/mean .*per frame.*//' -e 's/whole run .*//'; }
 a=$("$demo" --threads 1 | strip)
 b=$("$demo" --threads 2 | strip)
 if [ "$a" != "$b" ]; then

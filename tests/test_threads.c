@@ -243,8 +243,10 @@ static void test_worker_defs(void **state)
     assert_int_equal(col_world_create(&def, &w), COL_ERR_INVALID_ARGUMENT);
     assert_null(w);
 
-    /* Default: one worker per physical core, the pool threads pinned. */
+    /* Default: one worker per physical core, the pool threads left to the OS (a pinned
+     * thread cannot leave a core that another process holds: docs/threads.md). */
     def = col_default_world_def();
+    assert_int_equal(def.pinning, COL_PIN_NONE);
     assert_int_equal(col_world_create(&def, &w), COL_OK);
     col_counters c;
     assert_int_equal(col_world_get_counters(w, &c), COL_OK);
@@ -252,7 +254,14 @@ static void test_worker_defs(void **state)
                   sysconf(_SC_NPROCESSORS_ONLN), col_thread_pool_bound_count(w->pool));
     assert_true(c.workers >= 1 && c.workers <= COL_MAX_WORKERS);
     assert_int_equal(c.workers, col_thread_pool_default_workers());
+    assert_int_equal(col_thread_pool_bound_count(w->pool), 0);
     col_world_destroy(w);
+    def.pinning = COL_PIN_CORES;
+    def.worker_count = 2;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    print_message("COL_PIN_CORES, 2 workers: %d pool thread bound\n", col_thread_pool_bound_count(w->pool));
+    col_world_destroy(w);
+    def = col_default_world_def();
 
     /* worker_count 1 makes no threads at all. */
     def.worker_count = 1;

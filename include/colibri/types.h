@@ -55,9 +55,13 @@ typedef void col_finish_task_fn(void *user_task, void *user_ctx);
 /* Where the world's own pool threads run. Worker 0 is always the thread calling
  * col_world_update and is never bound; workers 1..N-1 are Colibri's threads. */
 typedef enum col_thread_pinning {
-    COL_PIN_CORES = 0, /* default: worker k bound to physical core k mod cores, cores in
-                          hwloc's logical order (cores sharing a cache are adjacent) */
-    COL_PIN_NONE,      /* threads are left to the OS scheduler */
+    COL_PIN_CORES = 0, /* worker k bound to physical core k mod cores, cores in
+                          hwloc's logical order (cores sharing a cache are adjacent);
+                          for a machine given to the app: bind the calling thread to
+                          core 0 as well, or the OS may put it beside a bound thread */
+    COL_PIN_NONE,      /* default: threads are left to the OS scheduler, which can move
+                          them off a core that another process keeps busy (measured in
+                          docs/threads.md, "A busy core") */
     COL_PIN_CPUS       /* worker k bound to OS processor pin_cpus[k mod pin_cpu_count] */
 } col_thread_pinning;
 

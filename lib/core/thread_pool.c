@@ -2,6 +2,9 @@
 /* The world's worker threads (thread_pool.h): range jobs claimed with atomics, a
  * spin-then-sleep hand-off between jobs, and hwloc pinning. The only file that includes
  * <hwloc.h>. */
+/* sched_getcpu (glibc, a vDSO read on Linux) tells a pool thread whether it shares the
+ * caller's CPU. */
+#define _GNU_SOURCE
 #include "lib/core/thread_pool.h"
 
 #include <hwloc.h>
@@ -31,8 +34,8 @@
  * descheduled (COL_POOL_SPIN_CHECK pauses take 1 to 10 microseconds). */
 #define COL_POOL_PREEMPT_NS 50000u
 /* Stall detection and back-off of the caller (note_stall). */
-#define COL_POOL_STALL_NS 200000u
-#define COL_POOL_SOLO_MIN_NS 2000000u
+#define COL_POOL_STALL_NS 50000u
+#define COL_POOL_SOLO_MIN_NS 16000000u
 #define COL_POOL_SOLO_MAX_NS 1000000000u
 /* Pauses the caller polls for the end of a job before it yields its core instead. */
 #define COL_POOL_WAIT_POLLS 4096u
@@ -148,6 +151,7 @@ typedef struct col_pool_job {
 typedef struct col_pool_thread {
     struct col_thread_pool *pool;
     int index;               /* worker index, >= 1 */
+    atomic_int cpu;          /* the CPU it last woke up on for a job, or -1 */
     hwloc_bitmap_t cpuset;   /* where to bind, or NULL; freed by the creator */
 } col_pool_thread;
 
@@ -175,6 +179,7 @@ struct col_thread_pool {
     int stall_level;         /* the back-off is COL_POOL_SOLO_MIN_NS << stall_level */
     int stalls;              /* stalls seen, for tests and the bench */
     atomic_uint epoch;
+    atomic_int caller_cpu;   /* the CPU the caller posted the last job from, or -1 */
     atomic_int sleepers;
     atomic_bool stop;
     _Atomic(col_pool_hook_fn *) hook; /* tests only (col_thread_pool_set_hook) */
@@ -197,10 +202,12 @@ typedef struct spin_budget {
     uint64_t start, last;
 } spin_budget;
 
-static bool spin_on(spin_budget *b)
+static bool spin_on(spin_budget *b, const atomic_int *caller_cpu)
 {
     cpu_relax();
     if (++b->polls % COL_POOL_SPIN_CHECK != 0) return true;
+    /* On the caller's own CPU every poll is time taken from the caller. */
+    if (caller_cpu != NULL && sched_getcpu() == atomic_load_explicit(caller_cpu, memory_order_relaxed)) return false;
     uint64_t t = mono_ns();
     if (b->start == 0) b->start = b->last = t;
     bool preempted = t - b->last > COL_POOL_PREEMPT_NS;
@@ -215,7 +222,7 @@ static unsigned wait_epoch(col_thread_pool *pool, unsigned seen)
     do {
         e = atomic_load_explicit(&pool->epoch, memory_order_acquire);
         if (e != seen) return e;
-    } while (spin_on(&b));
+    } while (spin_on(&b, &pool->caller_cpu));
     pthread_mutex_lock(&pool->mu);
     atomic_fetch_add(&pool->sleepers, 1);
     while ((e = atomic_load(&pool->epoch)) == seen) pthread_cond_wait(&pool->wake, &pool->mu);
@@ -280,6 +287,7 @@ static void *worker_main(void *arg)
     for (;;) {
         seen = wait_epoch(pool, seen);
         if (atomic_load_explicit(&pool->stop, memory_order_acquire)) break;
+        atomic_store_explicit(&self->cpu, sched_getcpu(), memory_order_relaxed);
         run_pool_job(pool, seen, self->index);
     }
     return NULL;
@@ -375,6 +383,7 @@ col_status col_thread_pool_create(col_alloc *alloc, int workers, col_thread_pinn
     atomic_init(&pool->bound, 0);
     atomic_init(&pool->epoch, 0);
     atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->caller_cpu, -1);
     atomic_init(&pool->hook, NULL);
     atomic_init(&pool->hook_ctx, NULL);
     atomic_init(&pool->stop, false);
@@ -390,6 +399,7 @@ col_status col_thread_pool_create(col_alloc *alloc, int workers, col_thread_pinn
     for (int k = 0; k < n; k++) {
         pool->args[k].pool = pool;
         pool->args[k].index = k + 1;
+        atomic_init(&pool->args[k].cpu, -1);
         pool->args[k].cpuset = plan_cpuset(pool->topo, k + 1, pinning, cpus, cpu_count);
     }
     col_status st = COL_OK;
@@ -472,6 +482,19 @@ void col_thread_pool_run(col_thread_pool *pool, col_range_fn *fn, void *ctx, int
         return;
     }
     if (started == 0) started = mono_ns();
+    /* A pool thread that last ran on the caller's own CPU (the OS put the caller there,
+     * e.g. because another process holds the other cores) can only take time from the
+     * caller: treat it as a stall. */
+    int cpu = sched_getcpu();
+    atomic_store_explicit(&pool->caller_cpu, cpu, memory_order_relaxed);
+    for (int k = 0; k < pool->started && cpu >= 0; k++) {
+        if (atomic_load_explicit(&pool->args[k].cpu, memory_order_relaxed) == cpu) {
+            atomic_store_explicit(&pool->args[k].cpu, -1, memory_order_relaxed);
+            note_stall(pool, started);
+            fn(0, count, 0, ctx);
+            return;
+        }
+    }
     col_pool_job *job = &pool->job;
     unsigned e = atomic_load_explicit(&pool->epoch, memory_order_relaxed) + 1;
     /* Close the previous epoch before touching the description (see col_pool_job). */

@@ -6,11 +6,17 @@
  *   col_range_job        [0, count) cut into blocks that workers claim with one atomic
  *                        fetch-add each (Box2D's parallel-for idea): no lock in the hot
  *                        loop, and any number of workers may join or be missing.
- *   col_thread_pool_run  runs a job on every worker, the calling thread as worker 0, and
- *                        returns once all have finished it (each step joins, as Jolt's
- *                        Update does). Between jobs the threads spin briefly, then sleep
- *                        on a condition variable, so an idle pool burns no core.
- *   pinning              worker k >= 1 is bound to physical core k mod cores, taken in
+ *   col_thread_pool_run  runs a job with the calling thread as worker 0, which claims
+ *                        blocks like the others and then waits only for blocks that a
+ *                        pool thread claimed and is running, never for a thread that
+ *                        has not started (its core may be busy with another process);
+ *                        a caller that had to wait for a descheduled thread, or finds a
+ *                        pool thread on its own CPU, runs the next jobs alone for a
+ *                        while (docs/threads.md, "A busy core"). Between jobs the threads
+ *                        poll briefly (not on the caller's CPU, and not once they were
+ *                        descheduled), then sleep on a condition variable.
+ *   pinning              with COL_PIN_CORES (not the default),
+ *                        worker k >= 1 is bound to physical core k mod cores, taken in
  *                        hwloc's logical order, which is depth-first through the cache
  *                        tree, so workers sharing a cache are neighbours. Worker 0 is the
  *                        app's thread and is never bound. If hwloc fails the threads run
