@@ -49,20 +49,16 @@ static col_status dist_check_bodies(const col_world *world, col_body_id a, col_b
     job->hb = &world->shapes[rb->shape].hull;
     job->xa = col_xform_from_transform(ra->pose);
     job->xb = col_xform_from_transform(rb->pose);
-    job->sa.index1 = ra->shape + 1;
-    job->sa.generation = world->shape_ids.generation[ra->shape];
-    job->sb.index1 = rb->shape + 1;
-    job->sb.generation = world->shape_ids.generation[rb->shape];
+    job->sa = col_world_shape_id(world, ra->shape);
+    job->sb = col_world_shape_id(world, rb->shape);
     return COL_OK;
 }
-
-static int dist_same_shape(col_shape_id x, col_shape_id y) { return x.index1 == y.index1 && x.generation == y.generation; }
 
 /* The public cache as the walk's cache: used only if filled for these two shapes. */
 static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col_vc_cache *vc)
 {
     memset(vc, 0, sizeof *vc);
-    if (pc == NULL || !dist_same_shape(pc->shape_a, job->sa) || !dist_same_shape(pc->shape_b, job->sb) ||
+    if (pc == NULL || !col_shape_id_equals(pc->shape_a, job->sa) || !col_shape_id_equals(pc->shape_b, job->sb) ||
         pc->shape_a.index1 == 0)
         return;
     vc->valid = 1;

@@ -326,7 +326,7 @@ static void test_bad_input(void **state)
     assert_int_equal(col_body_contact(w, a, b, 0.0, &cache, NULL), COL_ERR_INVALID_ARGUMENT);
 
     /* stale and null ids */
-    col_shape_id none = {0, 0};
+    col_shape_id none = {0, 0, 0};
     col_distance_input in = ok;
     in.shape_b = gone;
     memset(&out, 0x5a, sizeof out);
@@ -337,7 +337,7 @@ static void test_bad_input(void **state)
     in.shape_a = none;
     assert_int_equal(col_distance(w, &in, &cache, &out), COL_ERR_STALE_ID);
     assert_int_equal(col_body_distance(w, a, dead, &cache, &out), COL_ERR_STALE_ID);
-    col_body_id null_body = {0, 0};
+    col_body_id null_body = {0, 0, 0};
     assert_int_equal(col_body_distance(w, null_body, b, &cache, &out), COL_ERR_STALE_ID);
     assert_int_equal(col_body_distance(w, a, a, &cache, &out), COL_ERR_SAME_BODY);
     assert_int_equal(col_body_contact(w, a, dead, 0.0, &cache, &c), COL_ERR_STALE_ID);

@@ -44,6 +44,17 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+/* A pair list by slots and generations: the ids' world tags differ between the worlds
+ * compared (include/colibri/id.h). */
+static uint64_t fnv_pairs(uint64_t h, const col_pair *pairs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const uint32_t v[4] = {pairs[i].a.index1, pairs[i].a.generation, pairs[i].b.index1, pairs[i].b.generation};
+        h = fnv(h, v, sizeof v);
+    }
+    return h;
+}
+
 /* ---- app task systems (the three-callback contract of types.h) ---- */
 
 enum { SYS_POOL, SYS_INLINE, SYS_DEFERRED, SYS_NULL_NORUN, SYS_THREAD_PER_TASK };
@@ -389,9 +400,9 @@ static uint64_t frame_hash(const col_world *w)
 {
     uint64_t h = col_world_hash(w);
     col_pair_events ev = col_world_get_pair_events(w);
-    h = fnv(h, ev.pairs, sizeof(col_pair) * (size_t)ev.pair_count);
-    h = fnv(h, ev.began, sizeof(col_pair) * (size_t)ev.began_count);
-    h = fnv(h, ev.ended, sizeof(col_pair) * (size_t)ev.ended_count);
+    h = fnv_pairs(h, ev.pairs, ev.pair_count);
+    h = fnv_pairs(h, ev.began, ev.began_count);
+    h = fnv_pairs(h, ev.ended, ev.ended_count);
     col_counters c;
     col_world_get_counters(w, &c);
     int cnt[] = {c.bodies, c.static_bodies, c.broadphase_pairs, c.narrow_calls, c.colliding_pairs, c.began, c.ended,

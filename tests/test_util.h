@@ -6,6 +6,7 @@
  *   test states its seed, so a failure can be replayed);
  * - uniform doubles in [0, 1) and [a, b), standard normal draws and a uniformly random
  *   rotation;
+ * - same_pair_lists: two worlds' pair lists compared by slots and generations;
  * - a counting allocator for col_world_def.allocator and col_alloc_init(): it counts the
  *   calls and can fail one chosen call, or every allocation after a budget (fault
  *   injection as SQLite's faultsim does it).
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 
 #include "colibri/base.h"
+#include "colibri/types.h"
 #include "colibri/vecmath.h"
 
 /* ---- random numbers (splitmix64) ---- */
@@ -72,6 +74,19 @@ static inline col_quat random_quat(void)
     double a = sqrt(1 - u1), b = sqrt(u1);
     col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
     return q;
+}
+
+/* ---- pair lists of two worlds ---- */
+
+/* Whether two worlds' pair lists name the same slots and generations. The ids' tags are
+ * left out: they carry each world's own tag (include/colibri/id.h). */
+static inline bool same_pair_lists(const col_pair *x, const col_pair *y, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (x[i].a.index1 != y[i].a.index1 || x[i].a.generation != y[i].a.generation ||
+            x[i].b.index1 != y[i].b.index1 || x[i].b.generation != y[i].b.generation)
+            return false;
+    return true;
 }
 
 /* ---- counting allocator ---- */
