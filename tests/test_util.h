@@ -8,8 +8,8 @@
  *   rotation;
  * - same_pair_lists: two worlds' pair lists compared by slots and generations;
  * - a counting allocator for col_world_def.allocator and col_alloc_init(): it counts the
- *   calls and can fail one chosen call, or every allocation after a budget (fault
- *   injection as SQLite's faultsim does it).
+ *   calls and can fail one chosen call (or one chosen allocation), or every allocation
+ *   after a budget (fault injection as SQLite's faultsim does it).
  * Header only: every test is its own executable, so the file-static state below is one
  * per test binary. Draw each random number in its own statement where the order matters:
  * the order in which function arguments are evaluated is unspecified. */
@@ -96,6 +96,8 @@ typedef struct counting_alloc {
     long allocs;  /* allocations that returned memory */
     long frees;   /* free calls; allocs - frees blocks are live */
     long fail_at; /* fail the call with this number (1-based, as counted in calls), once; 0: never */
+    long attempts;     /* allocation calls, failed ones included (frees not counted) */
+    long fail_attempt; /* fail the allocation with this number (as counted in attempts), once; 0: never */
     bool limit;   /* true: allow `allowed` more allocations, then fail every one */
     long allowed;
 } counting_alloc;
@@ -104,7 +106,9 @@ static inline void *counting_malloc(size_t size, void *user)
 {
     counting_alloc *c = user;
     c->calls++;
+    c->attempts++;
     if (c->fail_at > 0 && c->calls == c->fail_at) return NULL;
+    if (c->fail_attempt > 0 && c->attempts == c->fail_attempt) return NULL;
     if (c->limit) {
         if (c->allowed <= 0) return NULL;
         c->allowed--;
