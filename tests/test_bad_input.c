@@ -449,19 +449,6 @@ static void world_create_count(fx *f)
     HOLDS(f, true);
 }
 
-static void *enqueue_inline(col_task_fn *task, void *task_ctx, void *user_ctx)
-{
-    (void)user_ctx;
-    task(task_ctx);
-    return NULL;
-}
-
-static void finish_nothing(void *user_task, void *user_ctx)
-{
-    (void)user_task;
-    (void)user_ctx;
-}
-
 static void world_create_null(fx *f)
 {
     col_world *w = (col_world *)f;
@@ -473,10 +460,10 @@ static void world_create_null(fx *f)
     d.pin_cpu_count = 2;
     world_refused(&d, COL_ERR_INVALID_ARGUMENT, __LINE__);
     d = col_default_world_def();
-    d.enqueue_task = enqueue_inline;
+    d.enqueue_task = inline_enqueue_task;
     world_refused(&d, COL_ERR_INVALID_ARGUMENT, __LINE__);
     d = col_default_world_def();
-    d.finish_task = finish_nothing;
+    d.finish_task = inline_finish_task;
     world_refused(&d, COL_ERR_INVALID_ARGUMENT, __LINE__);
     counting_alloc ca = {0};
     d = col_default_world_def();
@@ -490,8 +477,8 @@ static void world_create_null(fx *f)
     /* both task callbacks, a NULL user context: accepted */
     d = col_default_world_def();
     d.worker_count = 3;
-    d.enqueue_task = enqueue_inline;
-    d.finish_task = finish_nothing;
+    d.enqueue_task = inline_enqueue_task;
+    d.finish_task = inline_finish_task;
     world_refused(&d, COL_OK, __LINE__);
     HOLDS(f, true);
 }
@@ -536,6 +523,16 @@ static void world_destroy_null(fx *f)
     HOLDS(f, true);
 }
 
+/* A world of its own for a case (two workers, malloc). */
+static col_world *two_worker_world(void)
+{
+    col_world_def def = col_default_world_def();
+    def.worker_count = 2;
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    return w;
+}
+
 static void world_update_null(fx *f) { EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_update(NULL)); }
 
 /* A scene at the edge of the coordinate range: shapes 2e14 wide at |x| up to 1e15
@@ -543,10 +540,7 @@ static void world_update_null(fx *f) { EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMEN
  * against the reference query over several updates. */
 static void world_update_huge(fx *f)
 {
-    col_world_def def = col_default_world_def();
-    def.worker_count = 2;
-    col_world *w = NULL;
-    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    col_world *w = two_worker_world();
     col_shape_id big = make_box(w, 1e14, 0.7e14, 0.5e14), round = make_blob(w, 1e14);
     enum { N = 6 };
     col_body_id ids[N];
@@ -582,10 +576,7 @@ static void world_update_huge(fx *f)
  * speeds of 5e-324; pairs against the reference query. */
 static void world_update_tiny(fx *f)
 {
-    col_world_def def = col_default_world_def();
-    def.worker_count = 2;
-    col_world *w = NULL;
-    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    col_world *w = two_worker_world();
     col_shape_id small = make_box(w, 1e-60, 1e-60, 1e-60), round = make_blob(w, 1e-60);
     enum { N = 5 };
     col_body_id ids[N];
@@ -613,10 +604,7 @@ static void world_update_tiny(fx *f)
 /* Empty worlds, worlds of statics only, bodies all at one pose. */
 static void world_update_degenerate(fx *f)
 {
-    col_world_def def = col_default_world_def();
-    def.worker_count = 2;
-    col_world *w = NULL;
-    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    col_world *w = two_worker_world();
     for (int k = 0; k < 3; k++) assert_int_equal(col_world_update(w), COL_OK);
     assert_int_equal(col_world_get_pair_events(w).pair_count, 0);
     col_shape_id s = make_box(w, 1, 1, 1);

@@ -152,20 +152,6 @@ static col_status make_body(scen *s, int k, col_shape_id shape, bool is_static)
     return col_body_create(s->w, &d, &s->b[k]);
 }
 
-/* A serial app task system (Box2D's inline example): runs each task in the callback. */
-static void *enqueue_inline(col_task_fn *task, void *task_ctx, void *user_ctx)
-{
-    (void)user_ctx;
-    task(task_ctx);
-    return NULL;
-}
-
-static void finish_nothing(void *user_task, void *user_ctx)
-{
-    (void)user_task;
-    (void)user_ctx;
-}
-
 #define STEP_END ((col_status)-1)
 
 static col_status step(scen *s, int i)
@@ -181,8 +167,8 @@ static col_status step(scen *s, int i)
         def.allocator = counting_hooks(&s->ca);
         if (s->app_tasks) {
             def.worker_count = 3;
-            def.enqueue_task = enqueue_inline;
-            def.finish_task = finish_nothing;
+            def.enqueue_task = inline_enqueue_task;
+            def.finish_task = inline_finish_task;
         }
         return col_world_create(&def, &s->w);
     }

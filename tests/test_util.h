@@ -7,6 +7,7 @@
  * - uniform doubles in [0, 1) and [a, b), standard normal draws and a uniformly random
  *   rotation;
  * - same_pair_lists: two worlds' pair lists compared by slots and generations;
+ * - a serial app task system (inline_enqueue_task, inline_finish_task);
  * - a counting allocator for col_world_def.allocator and col_alloc_init(): it counts the
  *   calls and can fail one chosen call (or one chosen allocation), or every allocation
  *   after a budget (fault injection as SQLite's faultsim does it).
@@ -87,6 +88,23 @@ static inline bool same_pair_lists(const col_pair *x, const col_pair *y, int n)
             x[i].b.index1 != y[i].b.index1 || x[i].b.generation != y[i].b.generation)
             return false;
     return true;
+}
+
+/* ---- a serial app task system (Box2D's inline example) ---- */
+
+/* col_world_def.enqueue_task that runs each task in the callback; finish_task has then
+ * nothing to wait for. */
+static inline void *inline_enqueue_task(col_task_fn *task, void *task_ctx, void *user_ctx)
+{
+    (void)user_ctx;
+    task(task_ctx);
+    return NULL;
+}
+
+static inline void inline_finish_task(void *user_task, void *user_ctx)
+{
+    (void)user_task;
+    (void)user_ctx;
 }
 
 /* ---- counting allocator ---- */
