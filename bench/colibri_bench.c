@@ -73,6 +73,7 @@ typedef struct results {
     unsigned long long narrow_calls;
     double setup_ms;
     int workers;             /* the world's resolved worker count */
+    int stalls;              /* col_counters.worker_stalls after the run */
     const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
     const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
 } results;
@@ -583,11 +584,11 @@ static bool print_report(const char *scene_name, const char *engine, const char 
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu workers=%d schedule=%s speeds=%s\n",
+           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d\n",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
-           res->speeds);
+           res->speeds, res->stalls);
     free(sorted);
     return fflush(stdout) == 0;
 }
@@ -674,6 +675,8 @@ int main(int argc, char **argv)
                        : run_world(&sc, &o, world, shape_ids, t_setup, dump, &res);
     if (!ran)
         goto done;
+    if (col_world_get_counters(world, &c0) == COL_OK)
+        res.stalls = c0.worker_stalls;
     if (dump) {
         int bad = fclose(dump);
         dump = NULL;

@@ -177,7 +177,7 @@ int main(int argc, char **argv)
             }
             const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
             const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
-            size_t need = col_np_lpip.scratch_bytes(ha, hb);
+            size_t need = col_np_scratch_bytes(&col_np_lpip, ha, hb);
             if (need > scr.size) {
                 free(scr.mem);
                 scr.mem = malloc(need);

@@ -5,6 +5,7 @@
 #include "scene.h"
 
 #include <errno.h>
+#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -53,7 +54,8 @@ static bool next_record(reader *rd)
 {
     for (;;) {
         errno = 0;
-        if (getline(&rd->buf, &rd->cap, rd->fp) < 0) {
+        ssize_t len = getline(&rd->buf, &rd->cap, rd->fp);
+        if (len < 0) {
             if (ferror(rd->fp))
                 return fail(rd, "read error: %s", strerror(errno ? errno : EIO));
             return false;
@@ -61,6 +63,9 @@ static bool next_record(reader *rd)
         rd->line++;
         if (rd->line == INT_MAX)
             return fail(rd, "too many lines");
+        /* The fields are C strings: a NUL byte would hide the rest of the line. */
+        if (memchr(rd->buf, '\0', (size_t)len) != NULL)
+            return fail(rd, "a NUL byte in the line (not a text file)");
         char *s = rd->buf;
         char *hash = strchr(s, '#');
         if (hash)
@@ -118,34 +123,78 @@ static bool parse_int(const char *s, int min, int *out)
     return true;
 }
 
-/* A "KEYWORD COUNT" record such as "shapes 12". */
-static bool parse_keyword_int(reader *rd, const char *keyword, int min, int *out)
+/* The current record as "KEYWORD COUNT", such as "shapes 12". */
+static bool check_keyword_int(reader *rd, const char *keyword, int min, int *out)
 {
-    if (!expect_record(rd, keyword))
-        return false;
     if (rd->field_count != 2 || strcmp(rd->fields[0], keyword) != 0 ||
         !parse_int(rd->fields[1], min, out))
         return fail(rd, "expected '%s N' with an integer N >= %d", keyword, min);
     return true;
 }
 
-static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, int index)
+/* The next record as "KEYWORD COUNT". */
+static bool parse_keyword_int(reader *rd, const char *keyword, int min, int *out)
 {
-    if (!parse_keyword_int(rd, "shape", 1, &sh->vertex_count))
+    return expect_record(rd, keyword) && check_keyword_int(rd, keyword, min, out);
+}
+
+/* The record of item `index` of the `declared` ones `owner` announced: an end of file
+ * here means the count was a lie, and the message says so. */
+static bool expect_item(reader *rd, int index, int declared, const char *what, const char *owner)
+{
+    if (next_record(rd))
+        return true;
+    if (rd->err[0] == '\0')
+        return fail(rd, "unexpected end of file: %s declares %d %s, the file has %d", owner, declared, what,
+                    index);
+    return false;
+}
+
+/* Makes room for item `index` (0-based) in *arr, an array of *cap items of elem bytes
+ * of which the file declared `declared`, doubling up to that count. Memory follows the
+ * data actually read: a header never sizes an allocation by itself, so a 60-byte file
+ * that declares 2^31 - 1 items costs what its few lines hold (allocating the declared
+ * count up front once asked for tens of gigabytes). New items are zeroed. */
+static bool grow(reader *rd, void **arr, int *cap, int index, int declared, size_t elem, const char *what)
+{
+    if (index < *cap)
+        return true;
+    long long c = *cap > 0 ? 2LL * *cap : 16;
+    if (c > declared)
+        c = declared;
+    if (c <= index)
+        c = (long long)index + 1;
+    char *p = realloc(*arr, (size_t)c * elem);
+    if (!p)
+        return fail(rd, "out of memory for %lld %s", c, what);
+    memset(p + (size_t)*cap * elem, 0, (size_t)(c - *cap) * elem);
+    *arr = p;
+    *cap = (int)c;
+    return true;
+}
+
+static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, int index, int shapes)
+{
+    int declared = 0;
+    if (!expect_item(rd, index, shapes, "shapes", "the scene") || !check_keyword_int(rd, "shape", 1, &declared))
         return false;
-    sh->vertices = malloc((size_t)sh->vertex_count * sizeof *sh->vertices);
-    if (!sh->vertices)
-        return fail(rd, "out of memory for %d vertices", sh->vertex_count);
+    char owner[32];
+    snprintf(owner, sizeof owner, "shape %d", index);
+    int cap = 0;
     double rmax = 0.0;
-    for (int k = 0; k < sh->vertex_count; k++) {
+    for (int k = 0; k < declared; k++) {
         double x[3];
-        if (!expect_record(rd, "a vertex 'x y z'"))
+        void *mem = sh->vertices;
+        bool room = grow(rd, &mem, &cap, k, declared, sizeof *sh->vertices, "vertices");
+        sh->vertices = mem;
+        if (!room || !expect_item(rd, k, declared, "vertices", owner))
             return false;
         if (rd->field_count != 3 || !parse_double(rd->fields[0], &x[0]) ||
             !parse_double(rd->fields[1], &x[1]) || !parse_double(rd->fields[2], &x[2]))
             return fail(rd, "expected vertex %d of shape %d as 'x y z' (3 finite numbers)", k,
                         index);
         sh->vertices[k] = col_vec3_make(x[0], x[1], x[2]);
+        sh->vertex_count = k + 1;
         /* SCENE.md defines the radius as sqrt(x*x + y*y + z*z): compute it exactly that
          * way so the triangle wave bounces at the same doubles as in every other engine. */
         double d = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
@@ -159,10 +208,10 @@ static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, in
     return true;
 }
 
-static bool load_body(reader *rd, const bench_scene *scene, bench_body *bd, int index)
+static bool load_body(reader *rd, const bench_scene *scene, bench_body *bd, int index, int bodies)
 {
     double d[13];
-    if (!expect_record(rd, "a body line 'b SHAPE px py pz qw qx qy qz vx vy vz wx wy wz'"))
+    if (!expect_item(rd, index, bodies, "bodies", "the scene"))
         return false;
     if (rd->field_count != 15 || strcmp(rd->fields[0], "b") != 0)
         return fail(rd, "expected body %d as 'b SHAPE px py pz qw qx qy qz vx vy vz wx wy wz' "
@@ -179,13 +228,22 @@ static bool load_body(reader *rd, const bench_scene *scene, bench_body *bd, int 
     memcpy(bd->q0, d + 3, sizeof bd->q0);
     memcpy(bd->v, d + 7, sizeof bd->v);
     memcpy(bd->w, d + 10, sizeof bd->w);
-    /* normalize(q0) must be defined; a zero quaternion has no rotation to normalize to. */
-    double n = sqrt(d[3] * d[3] + d[4] * d[4] + d[5] * d[5] + d[6] * d[6]);
-    if (!(n > 0.0) || !isfinite(n))
+    /* normalize(q0) and normalize(dq * q0) must be defined and accurate: the squared
+     * length a normal double (not 0, not in the subnormal range where it loses its
+     * digits), with room to spare below overflow for the rounding of dq * q0. */
+    double n2 = d[3] * d[3] + d[4] * d[4] + d[5] * d[5] + d[6] * d[6];
+    if (!(n2 >= DBL_MIN) || !isfinite(2.0 * n2))
         return fail(rd, "body %d: the quaternion (qw qx qy qz) cannot be normalized", index);
+    /* The motion formulas (bench_scene_pose_at) must stay finite at every time up to
+     * the last frame: p0 + v t - r and |w| t, for t <= frames (r < L). */
+    double f = (double)scene->frames;
+    for (int k = 0; k < 3; k++)
+        if (!isfinite(fabs(d[k]) + fabs(d[7 + k]) * f + scene->room))
+            return fail(rd, "body %d: the position p0 + v t overflows within %d frames", index, scene->frames);
     double wl = sqrt(d[10] * d[10] + d[11] * d[11] + d[12] * d[12]);
-    if (!isfinite(wl))
-        return fail(rd, "body %d: the angular velocity is too large", index);
+    if (!isfinite(wl * f))
+        return fail(rd, "body %d: the angular velocity is too large (|w| t overflows within %d frames)", index,
+                    scene->frames);
     return true;
 }
 
@@ -197,37 +255,43 @@ static bool load(reader *rd, bench_scene *scene)
         strcmp(rd->fields[1], "1") != 0)
         return fail(rd, "not a scene file: expected 'colibri-scene 1'");
 
+    /* The triangle wave of bench_scene_pose_at takes fmod(s, 2 (L - 2 r)): 2 L must be a
+     * double too. */
     if (!expect_record(rd, "'room L'"))
         return false;
     if (rd->field_count != 2 || strcmp(rd->fields[0], "room") != 0 ||
-        !parse_double(rd->fields[1], &scene->room) || !(scene->room > 0.0))
-        return fail(rd, "expected 'room L' with a finite L > 0");
+        !parse_double(rd->fields[1], &scene->room) || !(scene->room > 0.0) || !isfinite(2.0 * scene->room))
+        return fail(rd, "expected 'room L' with a finite L > 0 (and 2 L finite)");
 
     if (!parse_keyword_int(rd, "frames", 1, &scene->frames))
         return false;
 
-    int count;
+    int count, cap = 0;
     if (!parse_keyword_int(rd, "shapes", 0, &count))
         return false;
-    scene->shapes = calloc(count > 0 ? (size_t)count : 1, sizeof *scene->shapes);
-    if (!scene->shapes)
-        return fail(rd, "out of memory for %d shapes", count);
-    /* Counted as they are allocated so that bench_scene_free releases exactly those. */
     for (int k = 0; k < count; k++) {
+        void *mem = scene->shapes;
+        bool room = grow(rd, &mem, &cap, k, count, sizeof *scene->shapes, "shapes");
+        scene->shapes = mem;
+        if (!room)
+            return false;
+        /* Counted before it is read so that bench_scene_free releases its vertices. */
         scene->shape_count = k + 1;
-        if (!load_shape(rd, scene, &scene->shapes[k], k))
+        if (!load_shape(rd, scene, &scene->shapes[k], k, count))
             return false;
     }
 
     if (!parse_keyword_int(rd, "bodies", 0, &count))
         return false;
-    scene->bodies = calloc(count > 0 ? (size_t)count : 1, sizeof *scene->bodies);
-    if (!scene->bodies)
-        return fail(rd, "out of memory for %d bodies", count);
-    scene->body_count = count;
-    for (int k = 0; k < count; k++)
-        if (!load_body(rd, scene, &scene->bodies[k], k))
+    cap = 0;
+    for (int k = 0; k < count; k++) {
+        void *mem = scene->bodies;
+        bool room = grow(rd, &mem, &cap, k, count, sizeof *scene->bodies, "bodies");
+        scene->bodies = mem;
+        if (!room || !load_body(rd, scene, &scene->bodies[k], k, count))
             return false;
+        scene->body_count = k + 1;
+    }
 
     if (next_record(rd))
         return fail(rd, "unexpected '%s' after the last body", rd->fields[0]);

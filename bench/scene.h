@@ -10,7 +10,12 @@
  *   bench_scene_free   releases what the loader allocated.
  * Limits: counts (shapes, vertices per shape, bodies, frames) up to INT_MAX; every number
  * must be finite; the room side must be positive and every shape must fit in it
- * (2 * radius < L), as SCENE.md requires. */
+ * (2 * radius < L), as SCENE.md requires. Beyond SCENE.md, so that any text gives either
+ * a scene or a message, never a crash: memory grows with the records actually read
+ * (never from a declared count alone; a file shorter than its counts is reported as
+ * such); 2 L must be finite, a body's q0 must have a normal squared length, and its
+ * motion must stay finite up to the last frame (|p0| + |v| F + L and |w| F); a line
+ * must hold no NUL byte. */
 #ifndef COLIBRI_BENCH_SCENE_H
 #define COLIBRI_BENCH_SCENE_H
 

@@ -220,7 +220,7 @@ typedef struct scratch_buf {
 
 static void scratch_fit(scratch_buf *b, const col_hull *a, const col_hull *h)
 {
-    size_t need = col_np_sepvec.scratch_bytes(a, h);
+    size_t need = col_np_scratch_bytes(&col_np_sepvec, a, h);
     if (need <= b->s.size) return;
     free(b->s.mem);
     b->s.mem = malloc(need);

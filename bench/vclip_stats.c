@@ -168,6 +168,7 @@ static int run_scene(const char *path, int frames)
     char err[256];
     col_hull *hull = calloc((size_t)sc.shape_count, sizeof *hull);
     col_np_scratch scratch = {NULL, 0};
+    col_np_counts most = {0, 0, 0}; /* one buffer for every pair: backend.h's scratch rule */
     for (int i = 0; i < sc.shape_count; i++) {
         if (col_hull_build(&g_alloc, sc.shapes[i].vertices, sc.shapes[i].vertex_count, &hull[i], err, sizeof err) !=
             COL_OK) {
@@ -175,9 +176,10 @@ static int run_scene(const char *path, int frames)
             return 1;
         }
         rp.shape_hull[i] = &hull[i];
-        scratch_fit(&scratch, col_vclip_scratch_bytes(&hull[i], &hull[i]));
-        scratch_fit(&scratch, col_np_reference.scratch_bytes(&hull[i], &hull[i]));
+        most = col_np_counts_max(most, col_np_counts_of(&hull[i]));
     }
+    scratch_fit(&scratch, col_np_voronoi.scratch_need(most, most));
+    scratch_fit(&scratch, col_np_reference.scratch_need(most, most));
     const col_xform *xf = rp.xf;
     long list_cap = 1 << 19;
     item *list = malloc(sizeof *list * (size_t)list_cap);

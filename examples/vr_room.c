@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* colibri-vr-room: a VR room full of convex props, the main Colibri demo.
  *
- *   colibri-vr-room [SEED]
+ *   colibri-vr-room [--threads N] [SEED]
  *
  * A few hundred moving bodies (ellipsoids, rods, plates, boxes; a dozen shapes shared
  * between them) fly through a room, bouncing off the walls and spinning, over a floor of
@@ -380,23 +380,40 @@ static const char *body_kind(const col_world *world, col_body_id id)
     return k ? k : "static";
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
 int main(int argc, char **argv)
 {
     uint64_t seed = DEFAULT_SEED;
-    if (argc > 2) {
-        fprintf(stderr, "usage: colibri-vr-room [SEED]\n");
-        return 2;
-    }
-    if (argc == 2) {
-        char *end;
-        errno = 0;
-        unsigned long long s = strtoull(argv[1], &end, 10);
-        if (errno || end == argv[1] || *end || argv[1][0] == '-') {
-            fprintf(stderr, "colibri-vr-room: bad seed '%s' (want a non-negative integer)\n",
-                    argv[1]);
+    int threads = 0; /* the world's default: one worker per core */
+    bool have_seed = false;
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        bool is_threads = strcmp(arg, "--threads") == 0;
+        if (is_threads && i + 1 >= argc) {
+            fprintf(stderr, "usage: colibri-vr-room [--threads N] [SEED]\n");
             return 2;
         }
-        seed = s;
+        const char *num = is_threads ? argv[++i] : arg;
+        char *end;
+        errno = 0;
+        unsigned long long v = strtoull(num, &end, 10);
+        if (errno || end == num || *end || num[0] == '-' || (is_threads && v > COL_MAX_WORKERS) ||
+            (!is_threads && have_seed)) {
+            fprintf(stderr, "colibri-vr-room: bad argument '%s' (usage: colibri-vr-room [--threads N] [SEED], "
+                            "N in [0, %d], SEED a non-negative integer)\n", num, COL_MAX_WORKERS);
+            return 2;
+        }
+        if (is_threads) {
+            threads = (int)v;
+        } else {
+            seed = v;
+            have_seed = true;
+        }
     }
 
     room rm;
@@ -405,12 +422,15 @@ int main(int argc, char **argv)
 
     col_world_def wdef = col_default_world_def();
     wdef.body_capacity = START_BODIES + 64; /* a hint: the count wanders around START_BODIES */
+    wdef.worker_count = threads;
     CHECK(NULL, col_world_create(&wdef, &rm.world));
     col_world *world = rm.world;
 
     const char *backend = col_backend_name(wdef.backend);
-    printf("colibri-vr-room: seed %" PRIu64 ", backend %s, %d frames at %.0f Hz\n", seed,
-           backend ? backend : "?", FRAMES, 1.0 / DT);
+    col_counters wc0;
+    CHECK(world, col_world_get_counters(world, &wc0));
+    printf("colibri-vr-room: seed %" PRIu64 ", backend %s, %d frames at %.0f Hz, %d workers\n", seed,
+           backend ? backend : "?", FRAMES, 1.0 / DT, wc0.workers);
 
     /* A dozen prop shapes, shared by all moving bodies. */
     int vmin = 1 << 30, vmax = 0;
@@ -453,6 +473,7 @@ int main(int argc, char **argv)
     double ms_total = 0.0, ms_max = 0.0;
     long row_began = 0, row_ended = 0;
     double row_ms = 0.0;
+    static double frame_ms[FRAMES]; /* each frame's update time, for the percentiles */
     double t_run = now_ms();
 
     /* The pair switched off with col_pair_set_enabled, to show it leaves the results. */
@@ -494,6 +515,7 @@ int main(int argc, char **argv)
         ended_total += (unsigned long long)ev.ended_count;
         ms_total += ms;
         ms_max = ms > ms_max ? ms : ms_max;
+        frame_ms[frame - 1] = ms;
         row_began += ev.began_count;
         row_ended += ev.ended_count;
         row_ms += ms;
@@ -532,7 +554,9 @@ int main(int argc, char **argv)
 
     printf("\n%llu colliding pair-frames, %llu began, %llu ended\n", pair_frames, began_total,
            ended_total);
-    printf("col_world_update: mean %.3f ms, max %.3f ms per frame\n", ms_total / FRAMES, ms_max);
+    qsort(frame_ms, FRAMES, sizeof frame_ms[0], cmp_double);
+    printf("col_world_update: mean %.3f ms, median %.3f ms, p99 %.3f ms, max %.3f ms per frame\n",
+           ms_total / FRAMES, frame_ms[FRAMES / 2], frame_ms[FRAMES * 99 / 100], ms_max);
     printf("props added %d and removed %d while running; whole run %.2f s\n",
            rm.added - START_BODIES, rm.removed, run_s);
     if (toggle_off) {

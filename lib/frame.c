@@ -404,7 +404,9 @@ col_status col_world_update(col_world *world)
 
     /* 5. sorted list and events. Slots are unique among live bodies, so sorting by slot
      * pair is sorting by (a.index1, b.index1), a total order. */
-    sort_keys(keys, keys + nrec, nout, bits);
+    /* keys is NULL while no update has had a pair record: even keys + 0 is undefined
+     * then (C11 6.5.6p8), so the sort is only reached with keys to sort. */
+    if (nout > 1) sort_keys(keys, keys + nrec, nout, bits);
     for (int k = 0; k < nout; k++) {
         out[k].a = col_world_body_id(w, (uint32_t)(keys[k] >> bits));
         out[k].b = col_world_body_id(w, (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));

@@ -45,12 +45,12 @@ void col_parallel_for(col_world *w, col_parallel_fn *fn, int count, int min_rang
     int block = (int)(((long long)count + per - 1) / per);
     if (block < min_range) block = min_range;
     parallel_call call = {w, fn, ctx};
-    col_range_job job;
-    col_range_job_init(&job, run_range, &call, count, block);
     if (w->def.enqueue_task == NULL) {
-        col_thread_pool_run(w->pool, &job);
+        col_thread_pool_run(w->pool, run_range, &call, count, block);
         return;
     }
+    col_range_job job;
+    col_range_job_init(&job, run_range, &call, count, block);
     /* The app's task system, Box2D v3's contract (box2d types.h b2EnqueueTaskCallback):
      * one task per extra worker, each claiming blocks until none is left, so the step is
      * complete whichever tasks run, in any order, on any thread; NULL means the task was

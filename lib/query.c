@@ -21,7 +21,7 @@ col_status col_query_overlap(const col_world *world, col_shape_id a, col_transfo
     /* The calling thread's scratch is worker 0's: this query must not run concurrently
      * with other calls on the same world (documented in query.h). */
     col_world *w = (col_world *)world;
-    st = col_world_reserve_scratch(w, be->scratch_bytes(ha, hb));
+    st = col_world_reserve_scratch(w, col_np_scratch_bytes(be, ha, hb));
     if (st != COL_OK) return st;
     col_xform fa = col_xform_from_transform(pa), fb = col_xform_from_transform(pb);
     col_np_result res;

@@ -56,7 +56,10 @@ col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int
     col_hull hull;
     col_status st = col_hull_build(&world->alloc, points, count, &hull, err, sizeof err);
     if (st != COL_OK) return col_world_fail(world, st, "col_shape_create_convex: %s", err[0] ? err : col_status_string(st));
-    size_t scratch = world->backend->scratch_bytes(&hull, &hull);
+    /* Scratch for every pair the new shape can form (backend.h's scratch rule), grown
+     * here so that no frame ever has to. */
+    col_np_counts counts = col_np_counts_max(world->shape_counts_max, col_np_counts_of(&hull));
+    size_t scratch = world->backend->scratch_need(counts, counts);
     void *np_data = NULL;
     size_t np_bytes = 0;
     if (col_world_reserve_scratch(world, scratch) != COL_OK || col_id_pool_reserve(&world->shape_ids, &world->alloc, 1) != 0 ||
@@ -74,6 +77,7 @@ col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int
     world->shapes[slot].body_count = 0;
     world->shapes[slot].np_data = np_data;
     world->shapes[slot].np_data_bytes = np_bytes;
+    world->shape_counts_max = counts;
     *out = col_world_shape_id(world, (uint32_t)slot);
     return COL_OK;
 }

@@ -193,6 +193,7 @@ col_status col_world_get_counters(const col_world *world, col_counters *out)
     out->alloc_calls_total = world->alloc.calls;
     out->bytes_in_use = world->alloc.bytes;
     out->workers = world->worker_count;
+    out->worker_stalls = col_thread_pool_stall_count(world->pool);
     return COL_OK;
 }
 

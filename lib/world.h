@@ -84,6 +84,11 @@ struct col_world {
     col_id_pool shape_ids;
     col_shape_rec *shapes;
     int shape_cap;
+    /* The componentwise maximum of the counts of every shape created so far (never
+     * lowered, as the scratch never shrinks): the workers' scratch holds the backend's
+     * scratch_need of it with itself, which covers every pair (backend.h). Sizing
+     * data, not world state: not in the hash. */
+    col_np_counts shape_counts_max;
 
     col_id_pool body_ids;
     col_body_rec *bodies;

@@ -7,10 +7,23 @@
  * Per pair the world keeps a cache slot of cache_size bytes (coherence data such as a
  * separating axis); cache_init is called when the pair first reaches the narrow phase
  * and cache_release when the pair leaves the broad phase. Scratch memory for one query
- * is provided by the caller, sized by scratch_bytes, so a query never allocates. */
+ * is provided by the caller, sized by the rule below, so a query never allocates.
+ *
+ * The scratch rule (the one place it is stated). A backend's scratch_need(ca, cb) is the
+ * bytes one query on hulls a and b needs (the fallbacks it may call included, and slack
+ * for aligning an unaligned start). It is a function of the two hulls' counts alone
+ * (col_np_counts: vertices, faces, edges) and never decreases when any count of either
+ * hull grows. Hence for any set of hulls, with M the componentwise maximum of their
+ * counts, scratch_need(M, M) covers every ordered pair of the set, and that is how the
+ * world sizes its workers' scratch, once, when a shape is created (lib/shape.c): a frame
+ * never grows it. The larger of the single shapes' needs scratch_need(a, a) and
+ * scratch_need(b, b) is NOT an upper bound: the reference keeps four doubles per face of
+ * b but three per face of a, so (a, b) may need more than either hull with itself.
+ * One-off queries size for their pair: col_np_scratch_bytes(be, a, b). */
 #ifndef COLIBRI_NARROWPHASE_BACKEND_H
 #define COLIBRI_NARROWPHASE_BACKEND_H
 
+#include <assert.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,16 +47,42 @@ typedef struct col_np_scratch {
     size_t size;
 } col_np_scratch;
 
+/* What a scratch need depends on: a hull's counts (the scratch rule above). */
+typedef struct col_np_counts {
+    int vertices, faces, edges;
+} col_np_counts;
+
+static inline col_np_counts col_np_counts_of(const col_hull *h)
+{
+    col_np_counts c = {h->vertex_count, h->face_count, h->edge_count};
+    return c;
+}
+
+/* The componentwise maximum: counts that cover both x and y. */
+static inline col_np_counts col_np_counts_max(col_np_counts x, col_np_counts y)
+{
+    col_np_counts m = {x.vertices > y.vertices ? x.vertices : y.vertices, x.faces > y.faces ? x.faces : y.faces,
+                       x.edges > y.edges ? x.edges : y.edges};
+    return m;
+}
+
 typedef struct col_np_backend {
     const char *name;
     size_t cache_size;
     void (*cache_init)(void *cache, const col_hull *a, const col_hull *b);
     void (*cache_release)(void *cache);
-    size_t (*scratch_bytes)(const col_hull *a, const col_hull *b);
-    /* cache may be NULL (a one-off query); scratch->size >= scratch_bytes(a, b). */
+    /* Scratch bytes of one query on hulls with counts a and b: the scratch rule above. */
+    size_t (*scratch_need)(col_np_counts a, col_np_counts b);
+    /* cache may be NULL (a one-off query); scratch->size >= scratch_need(a, b). */
     void (*query)(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
                   const col_xform *xb, col_np_scratch *scratch, col_np_result *out);
 } col_np_backend;
+
+/* The scratch one query of be on the pair (a, b) needs. */
+static inline size_t col_np_scratch_bytes(const col_np_backend *be, const col_hull *a, const col_hull *b)
+{
+    return be->scratch_need(col_np_counts_of(a), col_np_counts_of(b));
+}
 
 /* Optional per-shape data of a backend (direction tables, hierarchies), kept beside the
  * vtable so that backends without it need no new fields. The world builds a shape's data
@@ -71,6 +110,8 @@ static inline void col_np_query(const col_np_backend *be, const col_np_shape_ops
                                 const col_xform *xb, col_np_scratch *scratch,
                                 col_np_result *out)
 {
+    /* The scratch rule, checked in debug builds (a few multiplications per query). */
+    assert(scratch->size >= col_np_scratch_bytes(be, a, b));
     if (ops != NULL)
         ops->query(cache, a, da, xa, b, db, xb, scratch, out);
     else

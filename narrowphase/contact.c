@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <stdalign.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -27,7 +28,8 @@ typedef struct ct_axis {
 
 size_t col_vc_contact_scratch_bytes(const col_hull *a, const col_hull *b)
 {
-    return 2 * ((size_t)a->vertex_count + (size_t)b->vertex_count + 2) * sizeof(col_vec3);
+    /* Two clipping buffers, and slack for aligning an unaligned start (ct_face_contact). */
+    return 2 * ((size_t)a->vertex_count + (size_t)b->vertex_count + 2) * sizeof(col_vec3) + alignof(col_vec3);
 }
 
 static double ct_gap(const col_vc_body *A, const col_vc_body *B, col_vec3 n, int *va, int *vb)
@@ -149,8 +151,10 @@ static void ct_face_contact(const col_vc_body *X, int fx, const col_vc_body *Y, 
 {
     const col_hull *hx = X->h, *hy = Y->h;
     col_vec3 nr = col_vc_normal(X, fx);
-    size_t cap = scratch->size / (2 * sizeof(col_vec3));
-    col_vec3 *buf0 = scratch->mem, *buf1 = buf0 + cap;
+    uintptr_t p = (uintptr_t)scratch->mem, q = (p + alignof(col_vec3) - 1) & ~(uintptr_t)(alignof(col_vec3) - 1);
+    size_t skip = (size_t)(q - p);
+    size_t cap = scratch->size > skip ? (scratch->size - skip) / (2 * sizeof(col_vec3)) : 0;
+    col_vec3 *buf0 = (col_vec3 *)q, *buf1 = buf0 + cap;
     const int *ry = hy->face_verts + hy->face_first[fy], *rx = hx->face_verts + hx->face_first[fx];
     int ny = hy->face_first[fy + 1] - hy->face_first[fy], nx = hx->face_first[fx + 1] - hx->face_first[fx];
     if ((size_t)(ny + nx + 1) > cap) return; /* ALWAYS-style guard: scratch too small */

@@ -645,12 +645,13 @@ static void lpip_cache_release(void *cache)
     (void)cache;
 }
 
-/* The larger of our own needs and the reference fallback's; both are sums of per-hull
- * terms, so scratch(a, b) <= max(scratch(a, a), scratch(b, b)) as the world requires. */
-static size_t lpip_scratch_bytes(const col_hull *a, const col_hull *b)
+/* The larger of our own need and the reference fallback's (which reuses the whole
+ * scratch after we are done): both grow with every count, so the larger does too
+ * (backend.h's scratch rule). */
+static size_t lpip_scratch_need(col_np_counts a, col_np_counts b)
 {
-    size_t own = col_lpip_decide_scratch_bytes(a->vertex_count, b->vertex_count);
-    size_t ref = col_np_reference.scratch_bytes(a, b);
+    size_t own = col_lpip_decide_scratch_bytes(a.vertices, b.vertices);
+    size_t ref = col_np_reference.scratch_need(a, b);
     return own > ref ? own : ref;
 }
 
@@ -684,7 +685,7 @@ void col_lpip_query_ex(void *cache, const col_hull *a, const col_xform *xa, cons
         out->colliding = true;
     } else {
         /* The last-resort exact decision (counted): the scratch is large enough for it
-         * (lpip_scratch_bytes). The reference has its own cache layout: none here. */
+         * (lpip_scratch_need). The reference has its own cache layout: none here. */
         int it = out->iterations;
         col_np_reference.query(NULL, a, xa, b, xb, scratch, out);
         out->iterations = it;
@@ -713,6 +714,6 @@ const col_np_backend col_np_lpip = {
     .cache_size = sizeof(lpip_cache),
     .cache_init = lpip_cache_init,
     .cache_release = lpip_cache_release,
-    .scratch_bytes = lpip_scratch_bytes,
+    .scratch_need = lpip_scratch_need,
     .query = lpip_query,
 };

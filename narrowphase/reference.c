@@ -45,6 +45,7 @@
  * with a warm cache. */
 #include "narrowphase/backend.h"
 
+#include <assert.h>
 #include <float.h>
 #include <math.h>
 #include <stdalign.h>
@@ -284,17 +285,17 @@ static void ref_world_normals(const col_hull *h, const col_xform *x, col_vec3 *o
 
 /* ---- scratch layout ---- */
 
-static size_t ref_doubles(const col_hull *a, const col_hull *b)
+/* ref_layout's arrays: a sum of counts times constants, so it grows with every count
+ * (backend.h's scratch rule). Not symmetric: B's faces take 7 doubles and a byte, A's 3. */
+static size_t ref_doubles(col_np_counts a, col_np_counts b)
 {
-    return 3 * ((size_t)a->vertex_count + (size_t)b->vertex_count) +
-           3 * ((size_t)a->face_count + (size_t)b->face_count) +
-           3 * ((size_t)a->edge_count + (size_t)b->edge_count) + 4 * (size_t)b->face_count;
+    return 3 * ((size_t)a.vertices + (size_t)b.vertices) + 3 * ((size_t)a.faces + (size_t)b.faces) +
+           3 * ((size_t)a.edges + (size_t)b.edges) + 4 * (size_t)b.faces;
 }
 
-static size_t ref_scratch_bytes(const col_hull *a, const col_hull *b)
+static size_t ref_scratch_need(col_np_counts a, col_np_counts b)
 {
-    return ref_doubles(a, b) * sizeof(double) + (size_t)b->edge_count * sizeof(int) +
-           (size_t)b->face_count + alignof(double);
+    return ref_doubles(a, b) * sizeof(double) + (size_t)b.edges * sizeof(int) + (size_t)b.faces + alignof(double);
 }
 
 static void ref_layout(ref_work *w, col_np_scratch *scratch, const col_hull *a,
@@ -517,6 +518,7 @@ static void ref_query(void *cache_mem, const col_hull *a, const col_xform *xa, c
 {
     ref_cache *cache = cache_mem;
     ref_work w;
+    assert(scratch->size >= ref_scratch_need(col_np_counts_of(a), col_np_counts_of(b)));
     ref_layout(&w, scratch, a, b);
     double ma = ref_world_vertices(a, xa, w.ax, w.ay, w.az);
     double mb = ref_world_vertices(b, xb, w.bx, w.by, w.bz);
@@ -595,6 +597,6 @@ const col_np_backend col_np_reference = {
     sizeof(ref_cache),
     ref_cache_init,
     ref_cache_release,
-    ref_scratch_bytes,
+    ref_scratch_need,
     ref_query,
 };

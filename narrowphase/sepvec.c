@@ -86,22 +86,18 @@ static size_t sv_round16(size_t x)
     return (x + 15) & ~(size_t)15;
 }
 
-/* Scratch the reference fallback may need for any pair with a hull like h: an upper
- * bound g(h) with ref(a, b) <= g(a) + g(b) (reference.c's layout: vertices, face
- * normals, edge arcs, 4 per face of B, edge candidates and a byte per face of B). */
-static size_t sv_ref_part(const col_hull *h)
+/* Our work area, aligned up to 16 bytes from any start (sv_work_of); the reference
+ * fallback gets the scratch after it (sv_reference). */
+static size_t sv_own_bytes(void)
 {
-    size_t v = (size_t)h->vertex_count, f = (size_t)h->face_count, e = (size_t)h->edge_count;
-    return (3 * v + 7 * f + 3 * e) * sizeof(double) + e * sizeof(int) + f + 64;
+    return sv_round16(sizeof(sv_work)) + 16;
 }
 
-/* max(own(a,a), own(b,b)) >= own(a,b) holds because the result depends on the larger of
- * the two hulls' parts only (the world sizes scratch from single shapes). */
-static size_t sv_scratch_bytes(const col_hull *a, const col_hull *b)
+/* Our work area is of fixed size and the reference's need follows backend.h's scratch
+ * rule, so the sum does too. */
+static size_t sv_scratch_need(col_np_counts a, col_np_counts b)
 {
-    size_t ga = sv_ref_part(a), gb = sv_ref_part(b);
-    size_t g = ga > gb ? ga : gb;
-    return sv_round16(sizeof(sv_work)) + 2 * g + 64;
+    return sv_own_bytes() + col_np_reference.scratch_need(a, b);
 }
 
 static sv_work *sv_work_of(col_np_scratch *scratch)
@@ -260,7 +256,7 @@ static void sv_colliding(const sv_ctx *c, sv_cache *cache, col_np_result *out, c
 static void sv_reference(const sv_ctx *c, sv_cache *cache, col_np_scratch *scratch,
                          col_np_result *out, col_vec3 s, int ia, int ib, int reason)
 {
-    size_t own = sv_round16(sizeof(sv_work)) + 16;
+    size_t own = sv_own_bytes();
     col_np_scratch sub;
     sub.mem = (unsigned char *)scratch->mem + own;
     sub.size = scratch->size - own;
@@ -658,7 +654,7 @@ const col_np_backend col_np_sepvec = {
     .cache_size = sizeof(sv_cache),
     .cache_init = sv_cache_init,
     .cache_release = sv_cache_release,
-    .scratch_bytes = sv_scratch_bytes,
+    .scratch_need = sv_scratch_need,
     .query = sv_query,
 };
 

@@ -704,15 +704,16 @@ static void vc_certify(const vc_ctx *c, col_vc_feature fa, col_vc_feature fb, co
 
 /* ---- the query ---- */
 
-static size_t vc_ref_self(const col_hull *h) { return col_np_reference.scratch_bytes(h, h); }
+/* The walk keeps its state on the stack; the scratch is the reference fallback's, so the
+ * need is the reference's (which follows backend.h's scratch rule). */
+static size_t vc_scratch_need(col_np_counts a, col_np_counts b)
+{
+    return col_np_reference.scratch_need(a, b);
+}
 
 size_t col_vclip_scratch_bytes(const col_hull *a, const col_hull *b)
 {
-    /* The reference's need for (a, b) is at most the sum of its needs for (a, a) and
-     * (b, b) (every term of its layout belongs to one hull), hence at most twice their
-     * maximum, which keeps the world's max-over-shapes sizing valid. */
-    size_t sa = vc_ref_self(a), sb = vc_ref_self(b);
-    return 2 * (sa > sb ? sa : sb);
+    return vc_scratch_need(col_np_counts_of(a), col_np_counts_of(b));
 }
 
 /* Bound on every world coordinate of a hull at a pose. */
@@ -892,6 +893,6 @@ const col_np_backend col_np_voronoi = {
     .cache_size = sizeof(col_vc_cache),
     .cache_init = vc_cache_init,
     .cache_release = vc_cache_release,
-    .scratch_bytes = col_vclip_scratch_bytes,
+    .scratch_need = vc_scratch_need,
     .query = vc_np_query,
 };

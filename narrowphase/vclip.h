@@ -61,8 +61,8 @@ typedef struct col_vc_result {
     int band;               /* 1 if the fallback was for a pair within rounding of contact */
 } col_vc_result;
 
-/* Scratch bytes for col_vclip_query (for the exact fallback); satisfies
- * bytes(a, b) <= max(bytes(a, a), bytes(b, b)). */
+/* Scratch bytes for col_vclip_query on the pair (a, b) (for the exact fallback): the
+ * backend's scratch_need, backend.h's scratch rule. */
 size_t col_vclip_scratch_bytes(const col_hull *a, const col_hull *b);
 
 /* Flags of col_vclip_query. */

@@ -743,7 +743,7 @@ static void ag_check_certificate(ag_run *r, const ag_config *c, const col_vec3 *
 static int ag_query(ag_run *r, const col_np_backend *be, void *cache, const col_hull *ha, const col_xform *xa,
                     const col_hull *hb, const col_xform *xb, col_np_result *out)
 {
-    if (ag_scratch_fit(r, be->scratch_bytes(ha, hb)) != 0) return -1;
+    if (ag_scratch_fit(r, col_np_scratch_bytes(be, ha, hb)) != 0) return -1;
     memset(out, 0xA5, sizeof *out); /* the backend must fill every field */
     be->query(cache, ha, xa, hb, xb, &r->scratch, out);
     return 0;

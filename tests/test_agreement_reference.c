@@ -69,7 +69,7 @@ static void centroid_cache_init(void *cache, const col_hull *a, const col_hull *
 
 static void centroid_cache_release(void *cache) { (void)cache; }
 
-static size_t centroid_scratch_bytes(const col_hull *a, const col_hull *b)
+static size_t centroid_scratch_need(col_np_counts a, col_np_counts b)
 {
     (void)a;
     (void)b;
@@ -91,7 +91,7 @@ static void centroid_query(void *cache, const col_hull *a, const col_xform *xa, 
 }
 
 static const col_np_backend wrong_centroid = {
-    "wrong-centroid", 0, centroid_cache_init, centroid_cache_release, centroid_scratch_bytes, centroid_query,
+    "wrong-centroid", 0, centroid_cache_init, centroid_cache_release, centroid_scratch_need, centroid_query,
 };
 
 /* ---- tests ---- */

@@ -202,7 +202,7 @@ static void test_rotation_conservative(void **state)
     build_blob(30, 1.0, 0.4, 0.7, &a);
     build_blob(30, 1.2, 0.3, 0.3, &b);
     col_np_scratch s;
-    s.size = col_np_reference.scratch_bytes(&a, &b);
+    s.size = col_np_scratch_bytes(&col_np_reference, &a, &b);
     s.mem = malloc(s.size);
     assert_non_null(s.mem);
     int n = 300, touched = 0, reported = 0, inexact = 0;
@@ -529,15 +529,14 @@ static void test_fast_scene(void **state)
     col_hull *hulls = calloc((size_t)sc.shape_count, sizeof *hulls);
     col_body_id *ids = malloc((size_t)nb * sizeof *ids);
     assert_true(shape_ids && hulls && ids);
-    size_t ref_bytes = 0;
+    col_np_counts most = {0, 0, 0}; /* one buffer for every pair: backend.h's scratch rule */
     for (int s = 0; s < sc.shape_count; s++) {
         assert_int_equal(col_shape_create_convex(w, sc.shapes[s].vertices, sc.shapes[s].vertex_count, &shape_ids[s]), COL_OK);
         build(sc.shapes[s].vertices, sc.shapes[s].vertex_count, &hulls[s]);
-        size_t nbytes = col_np_reference.scratch_bytes(&hulls[s], &hulls[s]);
-        ref_bytes = nbytes > ref_bytes ? nbytes : ref_bytes;
+        most = col_np_counts_max(most, col_np_counts_of(&hulls[s]));
     }
     col_np_scratch rs;
-    rs.size = ref_bytes;
+    rs.size = col_np_reference.scratch_need(most, most);
     rs.mem = malloc(rs.size);
     col_np_scratch ss;
     ss.size = 0;

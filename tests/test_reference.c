@@ -119,7 +119,7 @@ static int world_points(const col_hull *h, const col_xform *x, col_vec3 *out)
 static void query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
                   const col_xform *xb, col_np_result *r)
 {
-    size_t n = NP->scratch_bytes(a, b);
+    size_t n = col_np_scratch_bytes(NP, a, b);
     col_np_scratch s;
     s.mem = malloc(n);
     s.size = n;
@@ -736,7 +736,7 @@ static void test_backend_table(void **state)
     assert_string_equal(NP->name, "reference");
     assert_non_null(NP->cache_init);
     assert_non_null(NP->cache_release);
-    assert_non_null(NP->scratch_bytes);
+    assert_non_null(NP->scratch_need);
     assert_non_null(NP->query);
     assert_true(NP->cache_size > 0 && NP->cache_size <= 64);
 }

@@ -72,6 +72,11 @@ typedef struct user_task {
 typedef struct user_tasks {
     int mode;
     int enqueued, finished; /* called on the world's calling thread only */
+    /* Deferred system, while a parallel_for over `check_count` items runs: at every
+     * finish_task of a task that has not started, each item must already be done (the
+     * caller never waits for a task the app's scheduler runs late; issue 12). */
+    atomic_int *check_hits;
+    int check_count, late_finish_checked;
     int next;
     user_task tasks[COL_MAX_WORKERS];
 } user_tasks;
@@ -116,6 +121,11 @@ static void app_finish(void *handle, void *user_ctx)
     if (u->mode == SYS_THREAD_PER_TASK) {
         pthread_join(t->thread, NULL);
     } else if (!t->done) {
+        if (u->check_hits != NULL) {
+            for (int i = 0; i < u->check_count; i++)
+                if (atomic_load(&u->check_hits[i]) != 1) fail_msg("finish_task of a late task: item %d not done yet", i);
+            u->late_finish_checked++;
+        }
         t->fn(t->ctx);
         t->done = 1;
     }
@@ -192,7 +202,12 @@ static void test_parallel_for_covers_each_item_once(void **state)
                     for (int k = 0; k < COL_MAX_WORKERS; k++) atomic_init(&c.busy[k], 0);
                     atomic_init(&c.violations, 0);
                     atomic_init(&c.calls, 0);
+                    if (sys == SYS_DEFERRED) {
+                        u.check_hits = hits;
+                        u.check_count = n;
+                    }
                     col_parallel_for(w, cover_fn, n, ranges[ri], &c);
+                    u.check_hits = NULL;
                     assert_int_equal(atomic_load(&c.violations), 0);
                     for (int i = 0; i < n; i++)
                         if (atomic_load(&hits[i]) != 1)
@@ -204,6 +219,7 @@ static void test_parallel_for_covers_each_item_once(void **state)
             }
             if (sys != SYS_POOL && workers[wi] > 1) {
                 assert_true(u.enqueued > 0);
+                if (sys == SYS_DEFERRED) assert_true(u.late_finish_checked > 0);
                 if (sys != SYS_INLINE && sys != SYS_NULL_NORUN) assert_int_equal(u.finished, u.enqueued);
             }
             col_world_destroy(w);

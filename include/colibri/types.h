@@ -43,7 +43,11 @@ typedef enum col_backend {
  * once that task has run. The task must run exactly once, on any thread. Returning NULL
  * from enqueue_task means "not deferred": Colibri then runs the task itself at once (if
  * the callback already ran it inline, that run finds no work left). Results never depend
- * on which thread runs what, nor when. */
+ * on which thread runs what, nor when. The calling thread does every part of the step
+ * that no task has claimed before it calls finish_task, so a task that starts late finds
+ * nothing left and returns at once: a finish_task that runs a task not yet started on
+ * the calling thread (enkiTS, Jolt and TBB waits do) never makes the step wait for the
+ * app's scheduler; only a task that has claimed a part and is running is waited for. */
 typedef void col_task_fn(void *task_ctx);
 typedef void *col_enqueue_task_fn(col_task_fn *task, void *task_ctx, void *user_ctx);
 typedef void col_finish_task_fn(void *user_task, void *user_ctx);
@@ -184,6 +188,11 @@ typedef struct col_counters {
                                 moved farther than its motion bound allowed */
     uint64_t alloc_calls_total; /* allocator calls over the world's life */
     uint64_t bytes_in_use;   /* bytes currently allocated through the world's allocator */
+    int worker_stalls;       /* over the world's life: times the calling thread found one of
+                                the world's pool threads descheduled in the middle of its
+                                share of a step and had to wait for it (its core was busy
+                                elsewhere); the pool then leaves such steps to the calling
+                                thread for a while (docs/threads.md, "A busy core") */
 } col_counters;
 
 /* Facts about a convex shape (its hull), in the shape's local frame. */

@@ -6,6 +6,7 @@
 
 #include <hwloc.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +27,15 @@
  * COL_POOL_SPIN_CHECK polls. */
 #define COL_POOL_SPIN_NS 500000u
 #define COL_POOL_SPIN_CHECK 64u
+/* A gap this long between two clock reads of a polling loop means the thread was
+ * descheduled (COL_POOL_SPIN_CHECK pauses take 1 to 10 microseconds). */
+#define COL_POOL_PREEMPT_NS 50000u
+/* Stall detection and back-off of the caller (note_stall). */
+#define COL_POOL_STALL_NS 200000u
+#define COL_POOL_SOLO_MIN_NS 2000000u
+#define COL_POOL_SOLO_MAX_NS 1000000000u
+/* Pauses the caller polls for the end of a job before it yields its core instead. */
+#define COL_POOL_WAIT_POLLS 4096u
 
 static inline void cpu_relax(void)
 {
@@ -111,6 +121,30 @@ int col_thread_pool_default_workers(void)
 
 /* ---- the pool ---- */
 
+/* The pool's job, claimed with a tagged cursor (docs/threads.md, "A busy core"). The
+ * caller never waits for a worker that has not started: it claims blocks like any
+ * worker, then waits only until `done` covers every item, i.e. for the blocks a worker
+ * actually claimed. A worker that wakes up late (its core was busy with another process)
+ * may still be reading the description of a job that has ended and been replaced; the
+ * cursor word carries the job's epoch in its high half, so such a worker's claim (a
+ * compare-and-swap on a word whose epoch has moved on) fails and it has touched nothing.
+ * The description is written only after the cursor moved to the new epoch (with a release
+ * fence between, paired with the worker's acquire fence before its claim), so a worker
+ * that read any part of a newer description cannot claim with the older epoch: a seqlock
+ * whose second read is the claim itself. Fields are relaxed atomics so that a stale read
+ * is no data race. */
+#define COL_POOL_FENV_WORDS ((sizeof(fenv_t) + sizeof(unsigned) - 1) / sizeof(unsigned))
+
+typedef struct col_pool_job {
+    _Atomic(col_range_fn *) fn;
+    _Atomic(void *) ctx;
+    atomic_int count;
+    atomic_int block;
+    atomic_uint env[COL_POOL_FENV_WORDS]; /* the caller's fenv_t, word by word */
+    atomic_uint_least64_t cursor;         /* epoch << 32 | first unclaimed item */
+    atomic_int done;                      /* items finished in this epoch */
+} col_pool_job;
+
 typedef struct col_pool_thread {
     struct col_thread_pool *pool;
     int index;               /* worker index, >= 1 */
@@ -127,16 +161,24 @@ struct col_thread_pool {
 
     pthread_mutex_t mu;
     pthread_cond_t wake;     /* a new job was posted (or stop) */
-    pthread_cond_t done;     /* pending reached 0, or a thread became ready */
+    pthread_cond_t done;     /* a thread became ready */
     int ready;               /* threads past their binding (under mu) */
     atomic_int bound;        /* threads whose binding succeeded */
 
-    /* The hand-off: the caller writes job, sets pending, then bumps epoch (release);
-     * a worker that sees a new epoch (acquire) reads job. A NULL job means stop. The
-     * caller never posts again before pending is back to 0, so no epoch is missed. */
-    col_range_job *job;
+    /* The hand-off: the caller fills job, then bumps epoch (seq_cst) and wakes sleepers
+     * only if there are any (a worker counts itself in `sleepers`, seq_cst, before its
+     * last look at epoch: one of the two sees the other). */
+    col_pool_job job;
+    /* The caller's stall back-off (col_thread_pool_run), touched by the caller only. */
+    uint64_t solo_until;     /* until then jobs run on the caller alone (ns) */
+    uint64_t last_stall;     /* when the last stall was seen (ns) */
+    int stall_level;         /* the back-off is COL_POOL_SOLO_MIN_NS << stall_level */
+    int stalls;              /* stalls seen, for tests and the bench */
     atomic_uint epoch;
-    atomic_int pending;      /* pool threads that have not finished the current job */
+    atomic_int sleepers;
+    atomic_bool stop;
+    _Atomic(col_pool_hook_fn *) hook; /* tests only (col_thread_pool_set_hook) */
+    void *_Atomic hook_ctx;
 };
 
 static uint64_t mono_ns(void)
@@ -146,10 +188,13 @@ static uint64_t mono_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* A polling budget: false once COL_POOL_SPIN_NS have passed since its first clock read. */
+/* A polling budget: false once COL_POOL_SPIN_NS have passed since its first clock read,
+ * or at once when the clock jumped between two reads: the thread was descheduled, so
+ * its core is wanted by another thread (the app's, ours, or another process's) and
+ * polling on would take time from it. */
 typedef struct spin_budget {
     unsigned polls;
-    uint64_t start;
+    uint64_t start, last;
 } spin_budget;
 
 static bool spin_on(spin_budget *b)
@@ -157,22 +202,67 @@ static bool spin_on(spin_budget *b)
     cpu_relax();
     if (++b->polls % COL_POOL_SPIN_CHECK != 0) return true;
     uint64_t t = mono_ns();
-    if (b->start == 0) b->start = t;
-    return t - b->start < COL_POOL_SPIN_NS;
+    if (b->start == 0) b->start = b->last = t;
+    bool preempted = t - b->last > COL_POOL_PREEMPT_NS;
+    b->last = t;
+    return !preempted && t - b->start < COL_POOL_SPIN_NS;
 }
 
 static unsigned wait_epoch(col_thread_pool *pool, unsigned seen)
 {
     unsigned e;
-    spin_budget b = {0, 0};
+    spin_budget b = {0, 0, 0};
     do {
         e = atomic_load_explicit(&pool->epoch, memory_order_acquire);
         if (e != seen) return e;
     } while (spin_on(&b));
     pthread_mutex_lock(&pool->mu);
-    while ((e = atomic_load_explicit(&pool->epoch, memory_order_acquire)) == seen) pthread_cond_wait(&pool->wake, &pool->mu);
+    atomic_fetch_add(&pool->sleepers, 1);
+    while ((e = atomic_load(&pool->epoch)) == seen) pthread_cond_wait(&pool->wake, &pool->mu);
+    atomic_fetch_sub(&pool->sleepers, 1);
     pthread_mutex_unlock(&pool->mu);
     return e;
+}
+
+/* Claims and runs blocks of the job of epoch e as worker_index until none is left or the
+ * job is no longer epoch e's. */
+static void call_hook(col_thread_pool *pool, int worker_index, col_pool_hook_point point)
+{
+    col_pool_hook_fn *hook = atomic_load_explicit(&pool->hook, memory_order_acquire);
+    if (hook != NULL && worker_index > 0) hook(worker_index, point, atomic_load_explicit(&pool->hook_ctx, memory_order_relaxed));
+}
+
+static void run_pool_job(col_thread_pool *pool, unsigned e, int worker_index)
+{
+    col_pool_job *job = &pool->job;
+    call_hook(pool, worker_index, COL_POOL_HOOK_WOKE);
+    uint64_t c = atomic_load_explicit(&job->cursor, memory_order_acquire);
+    if ((unsigned)(c >> 32) != e) return;
+    col_range_fn *fn = atomic_load_explicit(&job->fn, memory_order_relaxed);
+    void *ctx = atomic_load_explicit(&job->ctx, memory_order_relaxed);
+    int count = atomic_load_explicit(&job->count, memory_order_relaxed);
+    int block = atomic_load_explicit(&job->block, memory_order_relaxed);
+    unsigned envw[COL_POOL_FENV_WORDS];
+    for (size_t k = 0; k < COL_POOL_FENV_WORDS; k++) envw[k] = atomic_load_explicit(&job->env[k], memory_order_relaxed);
+    atomic_thread_fence(memory_order_acquire);
+    call_hook(pool, worker_index, COL_POOL_HOOK_READ);
+    if ((int)(uint32_t)c >= count) return;
+    fenv_t saved, env;
+    memcpy(&env, envw, sizeof env);
+    fegetenv(&saved);
+    fesetenv(&env);
+    for (;;) {
+        int begin = (int)(uint32_t)c;
+        if ((unsigned)(c >> 32) != e || begin >= count) break;
+        int end = count - begin > block ? begin + block : count;
+        if (!atomic_compare_exchange_weak_explicit(&job->cursor, &c, c + (uint64_t)(end - begin), memory_order_acq_rel,
+                                                   memory_order_acquire))
+            continue; /* c now holds the current word */
+        fn(begin, end, worker_index, ctx);
+        atomic_fetch_add_explicit(&job->done, end - begin, memory_order_release);
+        c = atomic_load_explicit(&job->cursor, memory_order_acquire);
+    }
+    fesetenv(&saved);
 }
 
 static void *worker_main(void *arg)
@@ -189,26 +279,17 @@ static void *worker_main(void *arg)
     unsigned seen = 0;
     for (;;) {
         seen = wait_epoch(pool, seen);
-        col_range_job *job = pool->job;
-        if (job == NULL) break;
-        col_range_job_run(job, self->index);
-        if (atomic_fetch_sub_explicit(&pool->pending, 1, memory_order_acq_rel) == 1) {
-            /* Under the lock, so a caller between its check and its wait cannot miss it. */
-            pthread_mutex_lock(&pool->mu);
-            pthread_cond_signal(&pool->done);
-            pthread_mutex_unlock(&pool->mu);
-        }
+        if (atomic_load_explicit(&pool->stop, memory_order_acquire)) break;
+        run_pool_job(pool, seen, self->index);
     }
     return NULL;
 }
 
-/* Posts job (NULL: stop) to every pool thread. */
-static void post(col_thread_pool *pool, col_range_job *job)
+/* Wakes the threads asleep on the condition variable, if any. */
+static void wake_sleepers(col_thread_pool *pool)
 {
-    pool->job = job;
-    atomic_store_explicit(&pool->pending, pool->started, memory_order_relaxed);
+    if (atomic_load(&pool->sleepers) == 0) return;
     pthread_mutex_lock(&pool->mu);
-    atomic_fetch_add_explicit(&pool->epoch, 1, memory_order_release);
     pthread_cond_broadcast(&pool->wake);
     pthread_mutex_unlock(&pool->mu);
 }
@@ -216,7 +297,11 @@ static void post(col_thread_pool *pool, col_range_job *job)
 static void join_all(col_thread_pool *pool)
 {
     if (pool->started > 0) {
-        post(pool, NULL);
+        atomic_store_explicit(&pool->stop, true, memory_order_release);
+        pthread_mutex_lock(&pool->mu);
+        atomic_fetch_add(&pool->epoch, 1);
+        pthread_cond_broadcast(&pool->wake);
+        pthread_mutex_unlock(&pool->mu);
         for (int k = 0; k < pool->started; k++) pthread_join(pool->threads[k], NULL);
     }
     pool->started = 0;
@@ -289,7 +374,12 @@ col_status col_thread_pool_create(col_alloc *alloc, int workers, col_thread_pinn
     pool->args = col_alloc_zeroed(alloc, (size_t)n, sizeof(col_pool_thread));
     atomic_init(&pool->bound, 0);
     atomic_init(&pool->epoch, 0);
-    atomic_init(&pool->pending, 0);
+    atomic_init(&pool->sleepers, 0);
+    atomic_init(&pool->hook, NULL);
+    atomic_init(&pool->hook_ctx, NULL);
+    atomic_init(&pool->stop, false);
+    atomic_init(&pool->job.cursor, 0);
+    atomic_init(&pool->job.done, 0);
     pthread_mutex_init(&pool->mu, NULL);
     pthread_cond_init(&pool->wake, NULL);
     pthread_cond_init(&pool->done, NULL);
@@ -336,22 +426,84 @@ void col_thread_pool_destroy(col_thread_pool *pool)
 
 int col_thread_pool_worker_count(const col_thread_pool *pool) { return pool != NULL ? pool->workers : 1; }
 
+void col_thread_pool_set_hook(col_thread_pool *pool, col_pool_hook_fn *hook, void *ctx)
+{
+    atomic_store_explicit(&pool->hook_ctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&pool->hook, hook, memory_order_release);
+}
+
+int col_thread_pool_stall_count(const col_thread_pool *pool) { return pool != NULL ? pool->stalls : 0; }
+
 int col_thread_pool_bound_count(const col_thread_pool *pool)
 {
     return pool != NULL ? atomic_load_explicit(&((col_thread_pool *)pool)->bound, memory_order_relaxed) : 0;
 }
 
-void col_thread_pool_run(col_thread_pool *pool, col_range_job *job)
+/* A stall: the caller waited for a worker's claimed block longer than it worked on the
+ * job itself, and longer than COL_POOL_STALL_NS: that worker was descheduled mid-block
+ * (its core is busy elsewhere, e.g. with the app's renderer or another process), and the
+ * caller can only wait for it. Jobs then run on the caller alone for a while, doubling
+ * while the stalls keep coming back, so that a busy core costs at most one stall per
+ * COL_POOL_SOLO_MAX_NS; on an idle machine there are none and nothing changes. */
+static void note_stall(col_thread_pool *pool, uint64_t now)
 {
-    post(pool, job);
-    col_range_job_run(job, 0);
-    spin_budget b = {0, 0};
-    do {
-        if (atomic_load_explicit(&pool->pending, memory_order_acquire) == 0) return;
-    } while (spin_on(&b));
-    pthread_mutex_lock(&pool->mu);
-    while (atomic_load_explicit(&pool->pending, memory_order_acquire) != 0) pthread_cond_wait(&pool->done, &pool->mu);
-    pthread_mutex_unlock(&pool->mu);
+    uint64_t period = (uint64_t)COL_POOL_SOLO_MIN_NS << pool->stall_level;
+    if (pool->stalls > 0 && now - pool->last_stall < 2 * period + COL_POOL_SOLO_MIN_NS) {
+        if (period < COL_POOL_SOLO_MAX_NS) {
+            pool->stall_level++;
+            period *= 2;
+        }
+    } else {
+        pool->stall_level = 0;
+        period = COL_POOL_SOLO_MIN_NS;
+    }
+    pool->stalls++;
+    pool->last_stall = now;
+    pool->solo_until = now + period;
+}
+
+void col_thread_pool_run(col_thread_pool *pool, col_range_fn *fn, void *ctx, int count, int block)
+{
+    if (count <= 0) return;
+    if (block < 1) block = 1;
+    uint64_t started = pool->stalls > 0 ? mono_ns() : 0;
+    if (started != 0 && started < pool->solo_until) {
+        fn(0, count, 0, ctx); /* the caller's own FP environment: nothing to apply */
+        return;
+    }
+    if (started == 0) started = mono_ns();
+    col_pool_job *job = &pool->job;
+    unsigned e = atomic_load_explicit(&pool->epoch, memory_order_relaxed) + 1;
+    /* Close the previous epoch before touching the description (see col_pool_job). */
+    atomic_store_explicit(&job->cursor, (uint64_t)e << 32 | (uint32_t)INT32_MAX, memory_order_relaxed);
+    atomic_thread_fence(memory_order_release);
+    atomic_store_explicit(&job->fn, fn, memory_order_relaxed);
+    atomic_store_explicit(&job->ctx, ctx, memory_order_relaxed);
+    atomic_store_explicit(&job->count, count, memory_order_relaxed);
+    atomic_store_explicit(&job->block, block, memory_order_relaxed);
+    fenv_t env;
+    unsigned envw[COL_POOL_FENV_WORDS] = {0};
+    fegetenv(&env);
+    memcpy(envw, &env, sizeof env);
+    for (size_t k = 0; k < COL_POOL_FENV_WORDS; k++) atomic_store_explicit(&job->env[k], envw[k], memory_order_relaxed);
+    atomic_store_explicit(&job->done, 0, memory_order_relaxed);
+    atomic_store_explicit(&job->cursor, (uint64_t)e << 32, memory_order_release);
+    atomic_store(&pool->epoch, e);
+    wake_sleepers(pool);
+    run_pool_job(pool, e, 0);
+    /* Every block is claimed: wait only for those a worker is running. A worker that
+     * shares this core cannot finish while we poll, so after a short while yield. */
+    if (atomic_load_explicit(&job->done, memory_order_acquire) == count) return;
+    uint64_t waited = mono_ns();
+    unsigned polls = 0;
+    while (atomic_load_explicit(&job->done, memory_order_acquire) != count) {
+        if (++polls < COL_POOL_WAIT_POLLS)
+            cpu_relax();
+        else
+            sched_yield();
+    }
+    uint64_t now = mono_ns();
+    if (now - waited > COL_POOL_STALL_NS && now - waited > waited - started) note_stall(pool, now);
 }
 
 /* ---- description ---- */

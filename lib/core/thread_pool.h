@@ -69,9 +69,23 @@ void col_thread_pool_destroy(col_thread_pool *pool);
 int col_thread_pool_worker_count(const col_thread_pool *pool);
 /* How many pool threads ended up bound to a CPU set (for tests and --topology). */
 int col_thread_pool_bound_count(const col_thread_pool *pool);
-/* Runs job on all workers (the caller as worker 0) and returns when every one is done.
- * Not reentrant: one job at a time per pool. */
-void col_thread_pool_run(col_thread_pool *pool, col_range_job *job);
+/* How many times the caller found a worker descheduled in the middle of a block it had
+ * claimed (and then ran the next jobs alone for a while); 0 without a pool. */
+int col_thread_pool_stall_count(const col_thread_pool *pool);
+
+/* Tests only: where a pool thread calls the hook while it takes part in a job. WOKE: it
+ * saw a new job and has read nothing of it yet; READ: it has read the job's description
+ * and is about to claim its first block. A hook that blocks there stands for a thread
+ * the OS has descheduled at that point. */
+typedef enum col_pool_hook_point { COL_POOL_HOOK_WOKE, COL_POOL_HOOK_READ } col_pool_hook_point;
+typedef void col_pool_hook_fn(int worker_index, col_pool_hook_point point, void *ctx);
+/* Sets (NULL: clears) the hook of every pool thread; call it between jobs. */
+void col_thread_pool_set_hook(col_thread_pool *pool, col_pool_hook_fn *hook, void *ctx);
+/* Runs fn over [0, count) in blocks of `block` items on the pool, the caller as worker 0,
+ * with the caller's floating-point environment, and returns when every item is done. The
+ * caller works too and never waits for a worker that has not started: only for blocks
+ * that a worker claimed and is running. Not reentrant: one job at a time per pool. */
+void col_thread_pool_run(col_thread_pool *pool, col_range_fn *fn, void *ctx, int count, int block);
 
 /* Writes a text picture of the machine as hwloc sees it (one object per line, indented
  * by depth: packages, caches, cores, processing units) followed by the binding plan of a
