@@ -223,7 +223,7 @@ static prop_shape make_prop_shape(col_world *world, rng *r, int kind, int varian
         n = points_box(r, 0.5 * scale, 0.35 * scale, 0.25 * scale, 12 + 6 * variant, pts);
         break;
     }
-    prop_shape s = {{0, 0}, kind, 0.0};
+    prop_shape s = {{0, 0, 0}, kind, 0.0};
     CHECK(world, col_shape_create_convex(world, pts, n, &s.id));
     col_shape_info info;
     CHECK(world, col_shape_get_info(world, s.id, &info));
@@ -477,7 +477,7 @@ int main(int argc, char **argv)
     double t_run = now_ms();
 
     /* The pair switched off with col_pair_set_enabled, to show it leaves the results. */
-    col_pair toggled = {{0, 0}, {0, 0}};
+    col_pair toggled = {{0, 0, 0}, {0, 0, 0}};
     const char *toggled_kind[2] = {"", ""}; /* read now: the bodies may be gone by the end */
     int toggle_off = 0, toggle_on = 0;
     bool toggle_ended = false, toggle_absent = true;

@@ -85,7 +85,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
 {
     if (world == NULL || def == NULL || out == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_create: NULL argument");
-    col_body_id none = {0, 0};
+    col_body_id none = {0, 0, 0};
     *out = none;
     if (def->internal_cookie != COL_DEF_COOKIE)
         return col_world_fail(world, COL_ERR_DEF_UNINITIALIZED, "col_body_create: def not filled by col_default_body_def()");
@@ -157,7 +157,7 @@ col_status col_body_destroy(col_world *world, col_body_id body)
 
 bool col_body_is_valid(const col_world *world, col_body_id body)
 {
-    return world != NULL && col_id_pool_check(&world->body_ids, body.index1, body.generation);
+    return world != NULL && col_world_body_live(world, body);
 }
 
 col_status col_body_set_pose(col_world *world, col_body_id body, col_transform pose)

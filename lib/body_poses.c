@@ -42,7 +42,7 @@ static void check_range(int begin, int end, col_worker_ctx *worker, void *arg)
     for (int i = begin; i < end; i++) {
         col_transform raw = c->poses != NULL ? c->poses[i] : c->fn(i, c->ctx);
         col_body_id id = c->bodies[i];
-        bool ok = col_id_pool_check(&w->body_ids, id.index1, id.generation) &&
+        bool ok = col_world_body_live(w, id) &&
                   col_pose_normalize(tol, raw, &w->pose_batch[i]) == COL_OK;
         if (ok) {
             uint64_t tag = (uint64_t)w->pose_epoch << 32 | (uint32_t)i;

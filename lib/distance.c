@@ -4,6 +4,7 @@
  * closest-feature walk (narrowphase/vclip.h, narrowphase/contact.h). Every check runs
  * before anything is computed; a failed call zeroes *out and leaves the world as it was
  * (only its last-error text and its scratch memory, neither of them world state). */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -49,20 +50,16 @@ static col_status dist_check_bodies(const col_world *world, col_body_id a, col_b
     job->hb = &world->shapes[rb->shape].hull;
     job->xa = col_xform_from_transform(ra->pose);
     job->xb = col_xform_from_transform(rb->pose);
-    job->sa.index1 = ra->shape + 1;
-    job->sa.generation = world->shape_ids.generation[ra->shape];
-    job->sb.index1 = rb->shape + 1;
-    job->sb.generation = world->shape_ids.generation[rb->shape];
+    job->sa = col_world_shape_id(world, ra->shape);
+    job->sb = col_world_shape_id(world, rb->shape);
     return COL_OK;
 }
-
-static int dist_same_shape(col_shape_id x, col_shape_id y) { return x.index1 == y.index1 && x.generation == y.generation; }
 
 /* The public cache as the walk's cache: used only if filled for these two shapes. */
 static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col_vc_cache *vc)
 {
     memset(vc, 0, sizeof *vc);
-    if (pc == NULL || !dist_same_shape(pc->shape_a, job->sa) || !dist_same_shape(pc->shape_b, job->sb) ||
+    if (pc == NULL || !col_shape_id_equals(pc->shape_a, job->sa) || !col_shape_id_equals(pc->shape_b, job->sb) ||
         pc->shape_a.index1 == 0)
         return;
     vc->valid = 1;
@@ -102,24 +99,44 @@ static col_distance_outcome dist_outcome(int o)
                                   : COL_DISTANCE_PENETRATING;
 }
 
-/* Runs the walk (and the contact builder when c != NULL) on a validated job. */
+/* How far beyond contact, in units of DBL_EPSILON times the coordinates' magnitude, a
+ * touching answer's best separating axis may miss before the bodies count as
+ * overlapping: far more than the rounding of the supports along it. */
+#define DIST_TOUCH_C 1024.0
+
+/* The walk answers TOUCHING for an exact zero distance between two features, which
+ * aligned configurations also reach when the bodies overlap deeply (two equal boxes at
+ * one pose meet vertex to vertex; issue 13, degenerate input). Touching bodies have a
+ * plane through the contact with one body on each side; c's separation is minus the
+ * overlap along the best axis of the contact builder's separating-axis test, so a
+ * separation clearly below zero means there is no such plane: they penetrate. */
+static void dist_settle_touching(const dist_job *job, col_vc_result *r, const col_vc_contact *c)
+{
+    if (r->outcome != COL_VC_TOUCHING) return;
+    double M = fmax(col_max_abs(job->xa.p) + job->ha->radius, col_max_abs(job->xb.p) + job->hb->radius);
+    if (c->separation < -DIST_TOUCH_C * DBL_EPSILON * M) r->outcome = COL_VC_PENETRATING;
+}
+
+/* Runs the walk and, for col_contact (c != NULL) or to settle a touching answer, the
+ * contact builder, on a validated job. */
 static col_status dist_run(const col_world *world, const dist_job *job, col_distance_cache *pcache, double margin,
                            col_vc_result *r, col_vc_contact *c)
 {
     col_world *w = (col_world *)world; /* scratch only (documented in query.h) */
-    size_t need = col_vclip_scratch_bytes(job->ha, job->hb);
-    if (c != NULL) {
-        size_t cn = col_vc_contact_scratch_bytes(job->ha, job->hb);
-        need = cn > need ? cn : need;
-    }
-    col_status st = col_world_reserve_scratch(w, need);
+    size_t need = col_vclip_scratch_bytes(job->ha, job->hb), cn = col_vc_contact_scratch_bytes(job->ha, job->hb);
+    col_status st = col_world_reserve_scratch(w, cn > need ? cn : need);
     if (st != COL_OK) return st;
     col_vc_cache vc;
     dist_cache_in(pcache, job, &vc);
     col_np_scratch *scratch = &w->workers[0].scratch;
     col_vclip_query(&vc, job->ha, &job->xa, job->hb, &job->xb, COL_VC_WANT_DISTANCE, scratch, r);
     dist_cache_out(pcache, job, &vc);
-    if (c != NULL) col_vc_contact_build(job->ha, &job->xa, job->hb, &job->xb, r, margin, scratch, c);
+    col_vc_contact local;
+    col_vc_contact *cc = c != NULL ? c : &local;
+    if (c != NULL || r->outcome == COL_VC_TOUCHING) {
+        col_vc_contact_build(job->ha, &job->xa, job->hb, &job->xb, r, margin, scratch, cc);
+        dist_settle_touching(job, r, cc);
+    }
     return COL_OK;
 }
 

@@ -49,7 +49,7 @@ col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int
     if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_create_convex: NULL argument");
     if (points == NULL || count < 0)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_create_convex: points NULL or count %d < 0", count);
-    col_shape_id none = {0, 0};
+    col_shape_id none = {0, 0, 0};
     *out = none;
     /* Everything that can fail happens before the shape becomes visible. */
     char err[200] = "";
@@ -78,8 +78,7 @@ col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int
     world->shapes[slot].np_data = np_data;
     world->shapes[slot].np_data_bytes = np_bytes;
     world->shape_counts_max = counts;
-    out->index1 = (uint32_t)slot + 1;
-    out->generation = world->shape_ids.generation[slot];
+    *out = col_world_shape_id(world, (uint32_t)slot);
     return COL_OK;
 }
 
@@ -102,7 +101,7 @@ col_status col_shape_destroy(col_world *world, col_shape_id shape)
 
 bool col_shape_is_valid(const col_world *world, col_shape_id shape)
 {
-    return world != NULL && col_id_pool_check(&world->shape_ids, shape.index1, shape.generation);
+    return world != NULL && col_world_shape_live(world, shape);
 }
 
 col_status col_shape_get_info(const col_world *world, col_shape_id shape, col_shape_info *out)

@@ -7,6 +7,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "broadphase/sap.h"
 #include "lib/interframe.h"
@@ -44,6 +45,33 @@ const char *col_world_last_error(const col_world *world)
     return world != NULL ? world->last_error : "no world";
 }
 
+/* splitmix64's finaliser (Steele, Lea & Flood 2014): every input bit reaches every
+ * output bit. */
+static uint64_t mix64(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+    return z ^ (z >> 31);
+}
+
+/* The tag of the world's ids (include/colibri/id.h), from the world's own data since
+ * there is no global state (no counter of worlds): its address, which no other live
+ * world has, and the wall clock in nanoseconds at its creation, which a world made
+ * later at a freed world's address does not share. Hashed to 30 bits, so two worlds
+ * share a tag with a chance of about 2^-30 (the two inputs would have to collide in
+ * the hash, or a world be made at a dead world's address in the same clock tick). The
+ * low two bits are left for the kind; the tag is never 0, so an id with a zero tag (one
+ * filled in by hand) is never valid. */
+static uint32_t world_id_tag(const col_world *w)
+{
+    struct timespec ts = {0, 0};
+    (void)timespec_get(&ts, TIME_UTC);
+    uint64_t h = mix64((uint64_t)(uintptr_t)w + UINT64_C(0x9e3779b97f4a7c15));
+    h = mix64(h ^ ((uint64_t)ts.tv_sec * UINT64_C(1000000000) + (uint64_t)ts.tv_nsec));
+    uint32_t tag = (uint32_t)(h >> 32) & ~COL_ID_KIND_MASK;
+    return tag != 0 ? tag : COL_ID_KIND_MASK + 1;
+}
+
 col_status col_world_create(const col_world_def *def, col_world **out)
 {
     if (out == NULL) return COL_ERR_INVALID_ARGUMENT;
@@ -72,6 +100,7 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     if (w == NULL) return COL_ERR_OUT_OF_MEMORY;
     w->alloc = alloc;
     w->def = *def;
+    w->id_tag = world_id_tag(w);
     w->backend = col_np_backend_get(def->backend);
     w->shape_ops = col_np_shape_ops_get(w->backend);
     col_id_pool_init(&w->shape_ids);
@@ -168,19 +197,32 @@ col_status col_world_get_counters(const col_world *world, col_counters *out)
     return COL_OK;
 }
 
+/* Why an id with this tag and slot check is not one of the world's live objects of the
+ * kind `kind` (named `noun`). */
+static col_status id_fail(const col_world *world, const char *what, const char *noun, uint32_t kind, uint32_t index1,
+                          uint32_t generation, uint32_t tag)
+{
+    const char *why = "is null, unknown or removed";
+    if (index1 == 0) why = "is null";
+    else if ((tag & ~COL_ID_KIND_MASK) != world->id_tag)
+        why = "was not made by this world (another world's id, or a forged one)";
+    else if ((tag & COL_ID_KIND_MASK) != kind)
+        why = kind == COL_ID_KIND_BODY ? "is a shape id, not a body id" : "is a body id, not a shape id";
+    return col_world_fail(world, COL_ERR_STALE_ID, "%s: %s id {%u, %u, 0x%08x} %s", what, noun, index1, generation,
+                          tag, why);
+}
+
 col_status col_world_check_body(const col_world *world, col_body_id id, const char *what)
 {
-    if (!col_id_pool_check(&world->body_ids, id.index1, id.generation))
-        return col_world_fail(world, COL_ERR_STALE_ID, "%s: body id {%u, %u} is null, unknown or removed", what,
-                              id.index1, id.generation);
+    if (!col_world_body_live(world, id))
+        return id_fail(world, what, "body", COL_ID_KIND_BODY, id.index1, id.generation, id.tag);
     return COL_OK;
 }
 
 col_status col_world_check_shape(const col_world *world, col_shape_id id, const char *what)
 {
-    if (!col_id_pool_check(&world->shape_ids, id.index1, id.generation))
-        return col_world_fail(world, COL_ERR_STALE_ID, "%s: shape id {%u, %u} is null, unknown or removed", what,
-                              id.index1, id.generation);
+    if (!col_world_shape_live(world, id))
+        return id_fail(world, what, "shape", COL_ID_KIND_SHAPE, id.index1, id.generation, id.tag);
     return COL_OK;
 }
 
@@ -283,6 +325,17 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     return h;
 }
 
+/* A pair list by slots and generations only: the ids' tags differ between two worlds
+ * (and from run to run) that hold the same state. */
+static uint64_t fnv_pairs(uint64_t h, const col_pair *pairs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const uint32_t v[4] = {pairs[i].a.index1, pairs[i].a.generation, pairs[i].b.index1, pairs[i].b.generation};
+        h = fnv(h, v, sizeof v);
+    }
+    return h;
+}
+
 uint64_t col_world_hash(const col_world *world)
 {
     if (world == NULL) return 0;
@@ -313,8 +366,8 @@ uint64_t col_world_hash(const col_world *world)
         h = fnv(h, &r->disabled_count, sizeof r->disabled_count);
     }
     h = fnv(h, w->disabled, (size_t)w->disabled_count * sizeof(uint64_t));
-    h = fnv(h, w->pairs[w->cur], (size_t)w->pair_count[w->cur] * sizeof(col_pair));
-    h = fnv(h, w->began, (size_t)w->began_count * sizeof(col_pair));
-    h = fnv(h, w->ended, (size_t)w->ended_count * sizeof(col_pair));
+    h = fnv_pairs(h, w->pairs[w->cur], w->pair_count[w->cur]);
+    h = fnv_pairs(h, w->began, w->began_count);
+    h = fnv_pairs(h, w->ended, w->ended_count);
     return h;
 }

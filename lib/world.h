@@ -77,6 +77,10 @@ struct col_world {
     const col_np_backend *backend;
     const col_np_shape_ops *shape_ops; /* the backend's per-shape data, or NULL */
 
+    /* The tag every id of this world carries (include/colibri/id.h): bits 2..31 drawn at
+     * creation (col_world_create), bits 0..1 zero; ids add their kind. */
+    uint32_t id_tag;
+
     col_id_pool shape_ids;
     col_shape_rec *shapes;
     int shape_cap;
@@ -224,11 +228,37 @@ static inline const col_xform *col_world_body_prev_xf(const col_world *world, ui
     return b->moved_frame == world->frame && world->frame != 0 ? &b->prev_xf : &b->xf;
 }
 
+/* The kinds in the low bits of an id's tag (include/colibri/id.h); 0 is the null id's. */
+#define COL_ID_KIND_BODY 1u
+#define COL_ID_KIND_SHAPE 2u
+#define COL_ID_KIND_MASK 3u
+
 /* The id of a live body slot. */
 static inline col_body_id col_world_body_id(const col_world *world, uint32_t slot)
 {
-    col_body_id id = {slot + 1, world->body_ids.generation[slot]};
+    col_body_id id = {slot + 1, world->body_ids.generation[slot], world->id_tag | COL_ID_KIND_BODY};
     return id;
+}
+
+/* The id of a live shape slot. */
+static inline col_shape_id col_world_shape_id(const col_world *world, uint32_t slot)
+{
+    col_shape_id id = {slot + 1, world->shape_ids.generation[slot], world->id_tag | COL_ID_KIND_SHAPE};
+    return id;
+}
+
+/* True if the id names a live body (a shape) of this world: its tag is this world's
+ * with the right kind, and its slot is live with its generation. No message: safe on
+ * any thread (the batch pose calls check on the workers). */
+static inline bool col_world_body_live(const col_world *world, col_body_id id)
+{
+    return id.tag == (world->id_tag | COL_ID_KIND_BODY) && col_id_pool_check(&world->body_ids, id.index1, id.generation);
+}
+
+static inline bool col_world_shape_live(const col_world *world, col_shape_id id)
+{
+    return id.tag == (world->id_tag | COL_ID_KIND_SHAPE) &&
+           col_id_pool_check(&world->shape_ids, id.index1, id.generation);
 }
 
 #endif

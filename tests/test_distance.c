@@ -206,6 +206,39 @@ static void test_touching_and_overlapping_boxes(void **state)
     col_world_destroy(w);
 }
 
+/* Issue 13 (degenerate input): aligned boxes meet vertex to vertex or vertex on face at
+ * an exact zero distance even when they overlap deeply; that is PENETRATING (depth up to
+ * 2), not TOUCHING, for col_distance and col_contact alike. Exact touching stays
+ * TOUCHING. */
+static void test_issue13_aligned_overlap_is_penetrating(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    col_shape_id box = make_box(w, 1, 1, 1);
+    const double off[][3] = {{0, 0, 0}, {0.5, 0, 0}, {0.5, 0.5, 0}, {1.5, 0, 0}, {0, 1.9, 0}, {1, 1, 1}};
+    for (size_t k = 0; k < sizeof off / sizeof off[0]; k++) {
+        col_transform pb = at(off[k][0], off[k][1], off[k][2]);
+        col_distance_input in = pair_in(box, at(0, 0, 0), box, pb);
+        col_distance_output out;
+        assert_int_equal(col_distance(w, &in, NULL, &out), COL_OK);
+        assert_int_equal(out.outcome, COL_DISTANCE_PENETRATING);
+        assert_true(out.distance == 0.0);
+        col_contact_output c;
+        col_contact_input ci = contact_in(box, at(0, 0, 0), box, pb, 0.0);
+        assert_int_equal(col_contact(w, &ci, NULL, &c), COL_OK);
+        assert_int_equal(c.outcome, COL_DISTANCE_PENETRATING);
+        assert_true(c.separation < -0.09);
+    }
+    const double touch[][3] = {{2, 0, 0}, {2, 2, 0}, {2, 2, 2}, {0, -2, 0.5}};
+    for (size_t k = 0; k < sizeof touch / sizeof touch[0]; k++) {
+        col_distance_input in = pair_in(box, at(0, 0, 0), box, at(touch[k][0], touch[k][1], touch[k][2]));
+        col_distance_output out;
+        assert_int_equal(col_distance(w, &in, NULL, &out), COL_OK);
+        assert_int_equal(out.outcome, COL_DISTANCE_TOUCHING);
+    }
+    col_world_destroy(w);
+}
+
 /* Bodies: the poses last set; the cache follows the pair. */
 static void test_body_queries(void **state)
 {
@@ -326,7 +359,7 @@ static void test_bad_input(void **state)
     assert_int_equal(col_body_contact(w, a, b, 0.0, &cache, NULL), COL_ERR_INVALID_ARGUMENT);
 
     /* stale and null ids */
-    col_shape_id none = {0, 0};
+    col_shape_id none = {0, 0, 0};
     col_distance_input in = ok;
     in.shape_b = gone;
     memset(&out, 0x5a, sizeof out);
@@ -337,7 +370,7 @@ static void test_bad_input(void **state)
     in.shape_a = none;
     assert_int_equal(col_distance(w, &in, &cache, &out), COL_ERR_STALE_ID);
     assert_int_equal(col_body_distance(w, a, dead, &cache, &out), COL_ERR_STALE_ID);
-    col_body_id null_body = {0, 0};
+    col_body_id null_body = {0, 0, 0};
     assert_int_equal(col_body_distance(w, null_body, b, &cache, &out), COL_ERR_STALE_ID);
     assert_int_equal(col_body_distance(w, a, a, &cache, &out), COL_ERR_SAME_BODY);
     assert_int_equal(col_body_contact(w, a, dead, 0.0, &cache, &c), COL_ERR_STALE_ID);
@@ -397,6 +430,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_boxes_separated),
         cmocka_unit_test(test_touching_and_overlapping_boxes),
+        cmocka_unit_test(test_issue13_aligned_overlap_is_penetrating),
         cmocka_unit_test(test_body_queries),
         cmocka_unit_test(test_random_agreement),
         cmocka_unit_test(test_bad_input),

@@ -8,6 +8,8 @@
  * Scenes: a random one built here (statics, filters, disabled pairs, bodies added and
  * removed, bodies at rest), small ones made by the shared generator when the build found
  * it (../shared/bench/gen.c), and the first frames of /tmp/colibri-scenes when present.
+ * Also two worlds on two threads at once, each thread asking its own world's world-free
+ * queries between updates (issue 13).
  * Runs under ThreadSanitizer in scripts/test (build-tsan, suite threads). */
 #include <stdarg.h>
 #include <stddef.h>
@@ -40,6 +42,17 @@ static uint64_t fnv(uint64_t h, const void *data, size_t n)
     for (size_t i = 0; i < n; i++) {
         h ^= p[i];
         h *= 1099511628211ULL;
+    }
+    return h;
+}
+
+/* A pair list by slots and generations: the ids' world tags differ between the worlds
+ * compared (include/colibri/id.h). */
+static uint64_t fnv_pairs(uint64_t h, const col_pair *pairs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        const uint32_t v[4] = {pairs[i].a.index1, pairs[i].a.generation, pairs[i].b.index1, pairs[i].b.generation};
+        h = fnv(h, v, sizeof v);
     }
     return h;
 }
@@ -414,9 +427,9 @@ static uint64_t frame_hash(const col_world *w)
 {
     uint64_t h = col_world_hash(w);
     col_pair_events ev = col_world_get_pair_events(w);
-    h = fnv(h, ev.pairs, sizeof(col_pair) * (size_t)ev.pair_count);
-    h = fnv(h, ev.began, sizeof(col_pair) * (size_t)ev.began_count);
-    h = fnv(h, ev.ended, sizeof(col_pair) * (size_t)ev.ended_count);
+    h = fnv_pairs(h, ev.pairs, ev.pair_count);
+    h = fnv_pairs(h, ev.began, ev.began_count);
+    h = fnv_pairs(h, ev.ended, ev.ended_count);
     col_counters c;
     col_world_get_counters(w, &c);
     int cnt[] = {c.bodies, c.static_bodies, c.broadphase_pairs, c.narrow_calls, c.colliding_pairs, c.began, c.ended,
@@ -801,6 +814,214 @@ static void test_standard_scenes_same_for_any_worker_count(void **state)
     }
 }
 
+/* ---- two worlds on two threads at once (issue 13) ----
+ * Each thread builds its own world, animates it for TW_FRAMES updates (single, batch and
+ * pose-function calls; bodies removed and added; pairs disabled and enabled again) and,
+ * between updates, asks that world's world-free queries (query.h: col_query_overlap with
+ * every backend, col_distance, col_contact, col_body_distance, col_body_contact,
+ * col_query_interframe). One world runs on its own pool, the other on an app task system
+ * with a thread per task. Both threads run at once (under ThreadSanitizer in scripts/
+ * test) and must observe exactly what each observes alone. Queries of one world from two
+ * threads are not allowed (query.h); that is not tried here. cmocka's asserts must run
+ * on the test's thread, so the threads record what they saw and the first mismatch. */
+
+enum { TW_BODIES = 48, TW_FRAMES = 24, TW_PAIRS = 6 };
+
+typedef struct tw_run {
+    int variant;                 /* 0: the world's pool, 1: an app task system */
+    pthread_barrier_t *start;    /* both threads begin together, or NULL */
+    uint64_t hash[TW_FRAMES];    /* per update: the world's state and the queries' answers */
+    long pairs, queries;
+    char error[256];             /* the first failed call, or "" */
+} tw_run;
+
+static uint64_t tw_fold(uint64_t h, const void *data, size_t n) { return fnv(h, data, n); }
+
+static uint64_t tw_fold_double(uint64_t h, double v) { return tw_fold(h, &v, sizeof v); }
+
+/* Body k of variant v at frame f: a closed-form motion through a 12-unit room (pure, so
+ * the worlds' workers may evaluate it through col_body_set_poses_fn). */
+static col_transform tw_pose(int v, int k, int f)
+{
+    double ph = 0.07 * f + 0.9 * k + 0.5 * v;
+    col_transform t = col_transform_identity();
+    t.p = col_vec3_make(6 + 4.5 * sin(ph + k), 6 + 4.5 * cos(0.8 * ph + 2 * k), 6 + 4.5 * sin(0.6 * ph + 3 * k));
+    double a = 0.2 * f + k;
+    t.q = (col_quat){0, sin(a / 2) * 0.6, sin(a / 2) * 0.8, cos(a / 2)};
+    return t;
+}
+
+typedef struct tw_fn_ctx {
+    int variant, frame;
+    const int *which; /* item -> body */
+} tw_fn_ctx;
+
+static col_transform tw_pose_fn(int index, void *ctx)
+{
+    const tw_fn_ctx *c = ctx;
+    return tw_pose(c->variant, c->which[index], c->frame);
+}
+
+#define TW_CHECK(run, call)                                                                                            \
+    do {                                                                                                               \
+        col_status st_ = (call);                                                                                       \
+        if (st_ != COL_OK && (run)->error[0] == '\0')                                                                  \
+            snprintf((run)->error, sizeof (run)->error, "%s: %s", #call, col_status_string(st_));                     \
+    } while (0)
+
+static void *tw_thread(void *arg)
+{
+    tw_run *run = arg;
+    const int v = run->variant;
+    if (run->start != NULL) pthread_barrier_wait(run->start);
+    user_tasks u;
+    col_world_def def = col_default_world_def();
+    def.worker_count = v == 0 ? 2 : 3;
+    def.report_interframe = true;
+    if (v == 1) {
+        memset(&u, 0, sizeof u);
+        u.mode = SYS_THREAD_PER_TASK;
+        def.enqueue_task = app_enqueue;
+        def.finish_task = app_finish;
+        def.user_task_ctx = &u;
+    }
+    col_world *w = NULL;
+    TW_CHECK(run, col_world_create(&def, &w));
+    if (w == NULL) return NULL;
+    /* shapes: a box, a 40-point ellipsoid, a tetrahedron */
+    col_vec3 p[40];
+    col_shape_id shape[3];
+    for (int i = 0; i < 8; i++) p[i] = col_vec3_make(i & 1 ? 0.8 : -0.8, i & 2 ? 0.5 : -0.5, i & 4 ? 0.3 : -0.3);
+    TW_CHECK(run, col_shape_create_convex(w, p, 8, &shape[0]));
+    for (int i = 0; i < 40; i++) {
+        double t = (i + 0.5) / 40.0, phi = 2.399963229728653 * i, z = 1 - 2 * t, r = sqrt(1 - z * z);
+        p[i] = col_vec3_make(r * cos(phi), 0.6 * r * sin(phi), 0.4 * z);
+    }
+    TW_CHECK(run, col_shape_create_convex(w, p, 40, &shape[1]));
+    const col_vec3 tet[4] = {{0, 0, 0}, {1.2, 0, 0}, {0, 1.2, 0}, {0, 0, 1.2}};
+    TW_CHECK(run, col_shape_create_convex(w, tet, 4, &shape[2]));
+    col_body_id ids[TW_BODIES];
+    bool live[TW_BODIES];
+    for (int k = 0; k < TW_BODIES; k++) {
+        col_body_def d = col_default_body_def();
+        d.shape = shape[(k + v) % 3];
+        d.pose = tw_pose(v, k, 0);
+        d.is_static = k % 11 == 0;
+        TW_CHECK(run, col_body_create(w, &d, &ids[k]));
+        live[k] = true;
+    }
+    col_distance_cache cache[TW_PAIRS];
+    memset(cache, 0, sizeof cache);
+    col_transform poses[TW_BODIES];
+    for (int f = 0; f < TW_FRAMES; f++) {
+        if (f == 8)
+            for (int k = 1; k < TW_BODIES; k += 8) {
+                TW_CHECK(run, col_body_destroy(w, ids[k]));
+                live[k] = false;
+            }
+        if (f == 12)
+            for (int k = 1; k < TW_BODIES; k += 8) {
+                col_body_def d = col_default_body_def();
+                d.shape = shape[k % 3];
+                d.pose = tw_pose(v, k, f);
+                TW_CHECK(run, col_body_create(w, &d, &ids[k]));
+                live[k] = true;
+            }
+        if (f == 5 || f == 15)
+            for (int k = 2; k + 1 < TW_BODIES; k += 6) TW_CHECK(run, col_pair_set_enabled(w, ids[k], ids[k + 1], f == 15));
+        /* poses of the live moving bodies: one call each, a batch, or the pose function
+         * on the workers */
+        int which[TW_BODIES], n = 0;
+        col_body_id list[TW_BODIES];
+        for (int k = 0; k < TW_BODIES; k++)
+            if (live[k] && k % 11 != 0) {
+                which[n] = k;
+                list[n] = ids[k];
+                poses[n++] = tw_pose(v, k, f);
+            }
+        if (f % 3 == 0)
+            for (int i = 0; i < n; i++) TW_CHECK(run, col_body_set_pose(w, list[i], poses[i]));
+        if (f % 3 == 1) TW_CHECK(run, col_body_set_poses(w, list, poses, n));
+        if (f % 3 == 2) {
+            tw_fn_ctx c = {v, f, which};
+            TW_CHECK(run, col_body_set_poses_fn(w, list, n, tw_pose_fn, &c));
+        }
+        TW_CHECK(run, col_world_update(w));
+        uint64_t h = col_world_hash(w);
+        col_pair_events ev = col_world_get_pair_events(w);
+        h = fnv_pairs(h, ev.pairs, ev.pair_count);
+        h = fnv_pairs(h, ev.began, ev.began_count);
+        h = fnv_pairs(h, ev.ended, ev.ended_count);
+        h = fnv_pairs(h, ev.interframe, ev.interframe_count);
+        run->pairs += ev.pair_count;
+        /* the world-free queries, on this thread's world */
+        for (int q = 0; q < TW_PAIRS; q++) {
+            int a = 2 + q, b = 3 + q;
+            col_transform pa, pb;
+            TW_CHECK(run, col_body_get_pose(w, ids[a], &pa));
+            TW_CHECK(run, col_body_get_pose(w, ids[b], &pb));
+            col_shape_id sa = shape[(a + v) % 3], sb = shape[(b + v) % 3];
+            bool hit = false;
+            TW_CHECK(run, col_query_overlap(w, sa, pa, sb, pb, (col_backend)(q % COL_BACKEND_COUNT), &hit));
+            h = tw_fold(h, &hit, sizeof hit);
+            col_distance_input din = {sa, sb, pa, pb};
+            col_distance_output dout;
+            TW_CHECK(run, col_distance(w, &din, &cache[q], &dout));
+            h = tw_fold_double(tw_fold(h, &dout.outcome, sizeof dout.outcome), dout.distance);
+            col_contact_input cin = {sa, sb, pa, pb, 0.2};
+            col_contact_output cout;
+            TW_CHECK(run, col_contact(w, &cin, NULL, &cout));
+            h = tw_fold_double(tw_fold(h, &cout.point_count, sizeof cout.point_count), cout.separation);
+            TW_CHECK(run, col_body_distance(w, ids[a], ids[b], NULL, &dout));
+            h = tw_fold_double(h, dout.distance);
+            TW_CHECK(run, col_body_contact(w, ids[a], ids[b], 0.2, NULL, &cout));
+            h = tw_fold_double(h, cout.separation);
+            col_interframe_result ir;
+            TW_CHECK(run, col_query_interframe(w, ids[a], ids[b], &ir));
+            h = tw_fold(h, &ir.may_have_touched, sizeof ir.may_have_touched);
+            h = tw_fold_double(h, ir.inflation);
+            run->queries += 6;
+        }
+        run->hash[f] = h;
+    }
+    col_world_destroy(w);
+    return NULL;
+}
+
+static void test_two_worlds_on_two_threads(void **state)
+{
+    (void)state;
+    tw_run alone[2], together[2];
+    for (int v = 0; v < 2; v++) {
+        memset(&alone[v], 0, sizeof alone[v]);
+        alone[v].variant = v;
+        tw_thread(&alone[v]);
+        if (alone[v].error[0] != '\0') fail_msg("world %d alone: %s", v, alone[v].error);
+    }
+    print_message("two worlds of %d bodies, %d updates each: %ld and %ld colliding pairs, %ld queries each\n",
+                  TW_BODIES, TW_FRAMES, alone[0].pairs, alone[1].pairs, alone[0].queries);
+    assert_true(alone[0].pairs > TW_FRAMES && alone[1].pairs > TW_FRAMES);
+    for (int round = 0; round < 3; round++) {
+        pthread_barrier_t start;
+        assert_int_equal(pthread_barrier_init(&start, NULL, 2), 0);
+        pthread_t th[2];
+        for (int v = 0; v < 2; v++) {
+            memset(&together[v], 0, sizeof together[v]);
+            together[v].variant = v;
+            together[v].start = &start;
+            assert_int_equal(pthread_create(&th[v], NULL, tw_thread, &together[v]), 0);
+        }
+        for (int v = 0; v < 2; v++) assert_int_equal(pthread_join(th[v], NULL), 0);
+        pthread_barrier_destroy(&start);
+        for (int v = 0; v < 2; v++) {
+            if (together[v].error[0] != '\0') fail_msg("round %d, world %d: %s", round, v, together[v].error);
+            for (int f = 0; f < TW_FRAMES; f++)
+                if (together[v].hash[f] != alone[v].hash[f])
+                    fail_msg("round %d, world %d, update %d: not what the world saw alone", round, v, f);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -811,6 +1032,7 @@ int main(void)
         cmocka_unit_test(test_sap_segments_match_brute_force),
         cmocka_unit_test(test_generated_scenes_same_for_any_worker_count),
         cmocka_unit_test(test_standard_scenes_same_for_any_worker_count),
+        cmocka_unit_test(test_two_worlds_on_two_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,9 +6,11 @@
  *   test states its seed, so a failure can be replayed);
  * - uniform doubles in [0, 1) and [a, b), standard normal draws and a uniformly random
  *   rotation;
+ * - same_pair_lists: two worlds' pair lists compared by slots and generations;
+ * - a serial app task system (inline_enqueue_task, inline_finish_task);
  * - a counting allocator for col_world_def.allocator and col_alloc_init(): it counts the
- *   calls and can fail one chosen call, or every allocation after a budget (fault
- *   injection as SQLite's faultsim does it).
+ *   calls and can fail one chosen call (or one chosen allocation), or every allocation
+ *   after a budget (fault injection as SQLite's faultsim does it).
  * Header only: every test is its own executable, so the file-static state below is one
  * per test binary. Draw each random number in its own statement where the order matters:
  * the order in which function arguments are evaluated is unspecified. */
@@ -26,6 +28,7 @@
 #include <stdlib.h>
 
 #include "colibri/base.h"
+#include "colibri/types.h"
 #include "colibri/vecmath.h"
 
 /* ---- random numbers (splitmix64) ---- */
@@ -74,6 +77,36 @@ static inline col_quat random_quat(void)
     return q;
 }
 
+/* ---- pair lists of two worlds ---- */
+
+/* Whether two worlds' pair lists name the same slots and generations. The ids' tags are
+ * left out: they carry each world's own tag (include/colibri/id.h). */
+static inline bool same_pair_lists(const col_pair *x, const col_pair *y, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (x[i].a.index1 != y[i].a.index1 || x[i].a.generation != y[i].a.generation ||
+            x[i].b.index1 != y[i].b.index1 || x[i].b.generation != y[i].b.generation)
+            return false;
+    return true;
+}
+
+/* ---- a serial app task system (Box2D's inline example) ---- */
+
+/* col_world_def.enqueue_task that runs each task in the callback; finish_task has then
+ * nothing to wait for. */
+static inline void *inline_enqueue_task(col_task_fn *task, void *task_ctx, void *user_ctx)
+{
+    (void)user_ctx;
+    task(task_ctx);
+    return NULL;
+}
+
+static inline void inline_finish_task(void *user_task, void *user_ctx)
+{
+    (void)user_task;
+    (void)user_ctx;
+}
+
 /* ---- counting allocator ---- */
 
 typedef struct counting_alloc {
@@ -81,6 +114,8 @@ typedef struct counting_alloc {
     long allocs;  /* allocations that returned memory */
     long frees;   /* free calls; allocs - frees blocks are live */
     long fail_at; /* fail the call with this number (1-based, as counted in calls), once; 0: never */
+    long attempts;     /* allocation calls, failed ones included (frees not counted) */
+    long fail_attempt; /* fail the allocation with this number (as counted in attempts), once; 0: never */
     bool limit;   /* true: allow `allowed` more allocations, then fail every one */
     long allowed;
 } counting_alloc;
@@ -89,7 +124,9 @@ static inline void *counting_malloc(size_t size, void *user)
 {
     counting_alloc *c = user;
     c->calls++;
+    c->attempts++;
     if (c->fail_at > 0 && c->calls == c->fail_at) return NULL;
+    if (c->fail_attempt > 0 && c->attempts == c->fail_attempt) return NULL;
     if (c->limit) {
         if (c->allowed <= 0) return NULL;
         c->allowed--;

@@ -145,7 +145,7 @@ static void test_stale_ids(void **state)
     assert_null(col_body_get_user_data(w, a));
     assert_int_equal(col_pair_set_enabled(w, a, b, false), COL_ERR_STALE_ID);
     assert_false(col_pair_is_enabled(w, a, b));
-    col_body_id null_id = {0, 0}, far_id = {12345, 0};
+    col_body_id null_id = {0, 0, 0}, far_id = {12345, 0, 0};
     assert_int_equal(col_body_set_pose(w, null_id, at(0, 0, 0)), COL_ERR_STALE_ID);
     assert_int_equal(col_body_set_pose(w, far_id, at(0, 0, 0)), COL_ERR_STALE_ID);
     assert_false(col_body_is_valid(w, null_id));
@@ -169,6 +169,149 @@ static void test_stale_ids(void **state)
     assert_int_equal(col_pair_set_enabled(w, b, b, false), COL_ERR_SAME_BODY);
     assert_int_equal(col_world_hash(w), h);
     col_world_destroy(w);
+}
+
+/* Issue 13, finding 6: ids carry their kind and their world. Every call that takes an id
+ * must answer COL_ERR_STALE_ID for shape_id (where a shape is expected) and body_id
+ * (where a body is expected), given live partners good_shape and good_body, and leave
+ * the world's hash unchanged. */
+static col_transform forged_pose_fn(int index, void *ctx)
+{
+    (void)index;
+    (void)ctx;
+    return col_transform_identity();
+}
+
+static void expect_ids_rejected(col_world *w, col_shape_id shape_id, col_body_id body_id, col_shape_id good_shape,
+                                col_body_id good_body)
+{
+    uint64_t h = col_world_hash(w);
+    assert_false(col_shape_is_valid(w, shape_id));
+    assert_false(col_body_is_valid(w, body_id));
+    col_shape_info info;
+    assert_int_equal(col_shape_get_info(w, shape_id, &info), COL_ERR_STALE_ID);
+    col_vec3 verts[64];
+    int nv = 0;
+    assert_int_equal(col_shape_get_vertices(w, shape_id, verts, 64, &nv), COL_ERR_STALE_ID);
+    col_body_def d = col_default_body_def();
+    d.shape = shape_id;
+    col_body_id nb;
+    assert_int_equal(col_body_create(w, &d, &nb), COL_ERR_STALE_ID);
+    bool hit = false;
+    for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+        assert_int_equal(col_query_overlap(w, shape_id, at(0, 0, 0), good_shape, at(0, 0, 0), (col_backend)be, &hit),
+                         COL_ERR_STALE_ID);
+        assert_int_equal(col_query_overlap(w, good_shape, at(0, 0, 0), shape_id, at(0, 0, 0), (col_backend)be, &hit),
+                         COL_ERR_STALE_ID);
+    }
+    col_distance_input din = {shape_id, good_shape, at(0, 0, 0), at(0, 0, 0)};
+    col_distance_output dout;
+    assert_int_equal(col_distance(w, &din, NULL, &dout), COL_ERR_STALE_ID);
+    col_contact_input cin = {shape_id, good_shape, at(0, 0, 0), at(0, 0, 0), 0.0};
+    col_contact_output cout;
+    assert_int_equal(col_contact(w, &cin, NULL, &cout), COL_ERR_STALE_ID);
+
+    assert_int_equal(col_body_set_pose(w, body_id, at(1, 2, 3)), COL_ERR_STALE_ID);
+    col_transform pose = at(1, 2, 3);
+    assert_int_equal(col_body_set_poses(w, &body_id, &pose, 1), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_set_poses_fn(w, &body_id, 1, forged_pose_fn, NULL), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_get_pose(w, body_id, &pose), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_set_max_speeds(w, body_id, 1.0, 1.0), COL_ERR_STALE_ID);
+    double lin, ang;
+    assert_int_equal(col_body_get_max_speeds(w, body_id, &lin, &ang), COL_ERR_STALE_ID);
+    assert_null(col_body_get_user_data(w, body_id));
+    assert_int_equal(col_pair_set_enabled(w, body_id, good_body, false), COL_ERR_STALE_ID);
+    assert_int_equal(col_pair_set_enabled(w, good_body, body_id, false), COL_ERR_STALE_ID);
+    assert_false(col_pair_is_enabled(w, body_id, good_body));
+    col_interframe_result ir;
+    assert_int_equal(col_query_interframe(w, body_id, good_body, &ir), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_distance(w, body_id, good_body, NULL, &dout), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_contact(w, good_body, body_id, 0.0, NULL, &cout), COL_ERR_STALE_ID);
+    assert_int_equal(col_shape_destroy(w, shape_id), COL_ERR_STALE_ID);
+    assert_int_equal(col_body_destroy(w, body_id), COL_ERR_STALE_ID);
+    assert_int_equal(col_world_hash(w), h);
+    /* the partners are still there */
+    assert_true(col_shape_is_valid(w, good_shape));
+    assert_true(col_body_is_valid(w, good_body));
+}
+
+/* A world with shapes in slots 1 and 2 and bodies in slots 1 and 2, all generation 0
+ * (a body's user data is its world, to see which world answers). */
+static col_world *two_of_each(col_shape_id s[2], col_body_id b[2])
+{
+    col_world *w = new_world();
+    s[0] = make_box(w, 1, 1, 1);
+    s[1] = make_box(w, 0.5, 0.5, 0.5);
+    for (int k = 0; k < 2; k++) {
+        col_body_def d = col_default_body_def();
+        d.shape = s[k];
+        d.pose = at(3.0 * k, 0, 0);
+        d.user_data = w;
+        assert_int_equal(col_body_create(w, &d, &b[k]), COL_OK);
+    }
+    assert_int_equal(col_world_update(w), COL_OK);
+    return w;
+}
+
+/* A body id whose fields are copied into a shape id (what a cast, a union or a mixed-up
+ * table does) names no shape, and a shape id copied into a body id names no body, even
+ * where the slot and the generation match a live object of the other kind. */
+static void test_issue13_id_of_wrong_kind_is_stale(void **state)
+{
+    (void)state;
+    /* the layout id.h documents: three uint32_t */
+    assert_int_equal(sizeof(col_body_id), 3 * sizeof(uint32_t));
+    assert_int_equal(sizeof(col_shape_id), 3 * sizeof(uint32_t));
+    col_shape_id s[2];
+    col_body_id b[2];
+    col_world *w = two_of_each(s, b);
+    col_shape_id body_as_shape;
+    col_body_id shape_as_body;
+    memcpy(&body_as_shape, &b[0], sizeof body_as_shape);
+    memcpy(&shape_as_body, &s[0], sizeof shape_as_body);
+    assert_int_equal(body_as_shape.index1, s[0].index1); /* the slots and generations match */
+    assert_int_equal(body_as_shape.generation, s[0].generation);
+    expect_ids_rejected(w, body_as_shape, shape_as_body, s[1], b[1]);
+    col_shape_info info;
+    assert_int_equal(col_shape_get_info(w, body_as_shape, &info), COL_ERR_STALE_ID);
+    assert_non_null(strstr(col_world_last_error(w), "is a body id, not a shape id"));
+    assert_int_equal(col_body_set_pose(w, shape_as_body, at(0, 0, 0)), COL_ERR_STALE_ID);
+    assert_non_null(strstr(col_world_last_error(w), "is a shape id, not a body id"));
+    /* the real ids still work */
+    assert_int_equal(col_shape_get_info(w, s[0], &info), COL_OK);
+    assert_int_equal(info.body_count, 1);
+    assert_ptr_equal(col_body_get_user_data(w, b[0]), w);
+    col_world_destroy(w);
+}
+
+/* Two worlds with the same slots and generations: world A's ids are stale in world B
+ * (they would reach B's objects if ids did not carry their world). */
+static void test_issue13_id_of_other_world_is_stale(void **state)
+{
+    (void)state;
+    col_shape_id sa[2], sb[2];
+    col_body_id ba[2], bb[2];
+    col_world *a = two_of_each(sa, ba);
+    col_world *b = two_of_each(sb, bb);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(sa[k].index1, sb[k].index1);
+        assert_int_equal(sa[k].generation, sb[k].generation);
+        assert_int_equal(ba[k].index1, bb[k].index1);
+        assert_int_equal(ba[k].generation, bb[k].generation);
+        assert_false(col_shape_id_equals(sa[k], sb[k]));
+        assert_false(col_body_id_equals(ba[k], bb[k]));
+    }
+    expect_ids_rejected(b, sa[0], ba[0], sb[1], bb[1]);
+    assert_int_equal(col_body_set_pose(b, ba[0], at(0, 0, 0)), COL_ERR_STALE_ID);
+    assert_non_null(strstr(col_world_last_error(b), "not made by this world"));
+    expect_ids_rejected(a, sb[0], bb[0], sa[1], ba[1]);
+    assert_ptr_equal(col_body_get_user_data(a, ba[0]), a);
+    assert_ptr_equal(col_body_get_user_data(b, bb[0]), b);
+    /* a pair of A's is not a pair of B's: both ids foreign */
+    assert_int_equal(col_pair_set_enabled(b, ba[0], ba[1], false), COL_ERR_STALE_ID);
+    assert_true(col_pair_is_enabled(b, bb[0], bb[1]));
+    col_world_destroy(a);
+    col_world_destroy(b);
 }
 
 /* ---- bad numbers ---- */
@@ -254,7 +397,7 @@ static void test_empty_worlds(void **state)
         assert_int_equal(col_world_create(&def, &w), COL_OK);
         for (int step = 0; step < 5; step++) {
             if (step == 1) make_box(w, 0.5, 0.5, 0.5);
-            col_body_id b = {0, 0};
+            col_body_id b = {0, 0, 0};
             if (step == 2 || step == 3) b = add_body(w, make_box(w, 1, 1, 1), at(0, 0, 0), step == 3);
             assert_int_equal(col_world_update(w), COL_OK);
             col_pair_events ev = col_world_get_pair_events(w);
@@ -454,7 +597,7 @@ static void test_out_of_memory_every_n(void **state)
         col_vec3 pts[30];
         rng_reseed(100 + (uint64_t)n); /* seed 100 + N for the N-th run */
         for (int i = 0; i < 30; i++) pts[i] = col_vec3_make(urange(-1, 1), urange(-1, 1), urange(-1, 1));
-        col_shape_id s = {0, 0};
+        col_shape_id s = {0, 0, 0};
         col_body_id ids[12];
         int nb = 0;
         for (int step = 0; step < 30 && done; step++) {
@@ -667,6 +810,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zeroed_defs_rejected),
         cmocka_unit_test(test_stale_ids),
+        cmocka_unit_test(test_issue13_id_of_wrong_kind_is_stale),
+        cmocka_unit_test(test_issue13_id_of_other_world_is_stale),
         cmocka_unit_test(test_bad_numbers_leave_world_unchanged),
         cmocka_unit_test(test_empty_worlds),
         cmocka_unit_test(test_sorted_pairs_and_events),

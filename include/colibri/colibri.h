@@ -57,8 +57,9 @@ COL_API col_status col_world_get_counters(const col_world *world, col_counters *
 COL_API const char *col_world_last_error(const col_world *world);
 
 /* A 64-bit fingerprint of everything the world holds (shapes, bodies, poses, filters,
- * declared speeds, disabled pairs, last results). Equal states give equal hashes; used to
- * check that a failed call changed nothing. 0 for NULL. */
+ * declared speeds, disabled pairs, last results). Equal states give equal hashes, also in
+ * two worlds (the ids' world tags are left out); used to check that a failed call changed
+ * nothing. 0 for NULL. */
 COL_API uint64_t col_world_hash(const col_world *world);
 
 /* ---- shapes ---- */

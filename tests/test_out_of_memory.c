@@ -1,0 +1,486 @@
+/* SPDX-License-Identifier: MIT */
+/* Out of memory at every allocation (issue 13; STYLE.md item 11, SQLite's faultsim): a
+ * scripted scenario that makes every public call of include/colibri/ runs once without
+ * failures, then once for each N with the Nth allocation failing. The call that meets the
+ * failure must answer COL_ERR_OUT_OF_MEMORY (or succeed, if it can do without the
+ * memory) with a message, leave col_world_hash unchanged, and succeed when retried; the
+ * run then goes on, and everything the scenario observes (statuses, query answers, pair
+ * lists, counters, hashes) must equal the run without failures. Every run ends with
+ * col_world_destroy and the allocator must have every block back; scripts/test runs this
+ * under AddressSanitizer with leak detection, which also sees blocks taken outside the
+ * allocator hooks. The scenario runs with each narrow-phase backend as the world's. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colibri/colibri.h"
+#include "lib/world.h"
+#include "tests/test_util.h"
+
+enum { NBODY = 9 };
+
+typedef struct scen {
+    counting_alloc ca;
+    col_backend backend;
+    bool app_tasks; /* the app's task system instead of the world's pool */
+    col_world *w;
+    col_shape_id box, blob, tet, extra;
+    col_body_id b[NBODY];
+    col_distance_cache cache;
+    uint64_t trace; /* everything the scenario observed */
+} scen;
+
+/* ---- what the scenario observes ---- */
+
+static void fold(scen *s, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        s->trace ^= p[i];
+        s->trace *= 1099511628211ULL;
+    }
+}
+
+static void fold_u64(scen *s, uint64_t v) { fold(s, &v, sizeof v); }
+static void fold_double(scen *s, double v) { fold(s, &v, sizeof v); }
+static void fold_vec(scen *s, col_vec3 v)
+{
+    fold_double(s, v.x);
+    fold_double(s, v.y);
+    fold_double(s, v.z);
+}
+static void fold_str(scen *s, const char *t) { fold(s, t, strlen(t)); }
+
+/* Pairs by slot and generation (the ids' tags differ from world to world). */
+static void fold_pairs(scen *s, const col_pair *p, int n)
+{
+    fold_u64(s, (uint64_t)n);
+    for (int i = 0; i < n; i++) {
+        const uint32_t v[4] = {p[i].a.index1, p[i].a.generation, p[i].b.index1, p[i].b.generation};
+        fold(s, v, sizeof v);
+    }
+}
+
+static void fold_events(scen *s)
+{
+    col_pair_events ev = col_world_get_pair_events(s->w);
+    fold_pairs(s, ev.pairs, ev.pair_count);
+    fold_pairs(s, ev.began, ev.began_count);
+    fold_pairs(s, ev.ended, ev.ended_count);
+    fold_pairs(s, ev.interframe, ev.interframe_count);
+}
+
+static void fold_distance(scen *s, const col_distance_output *o)
+{
+    fold_u64(s, (uint64_t)o->outcome);
+    fold_double(s, o->distance);
+    fold_vec(s, o->point_a);
+    fold_vec(s, o->point_b);
+}
+
+static void fold_contact(scen *s, const col_contact_output *o)
+{
+    fold_u64(s, (uint64_t)o->outcome);
+    fold_vec(s, o->normal);
+    fold_double(s, o->separation);
+    fold_u64(s, (uint64_t)o->point_count);
+    for (int i = 0; i < o->point_count; i++) fold_double(s, o->points[i].separation);
+}
+
+/* ---- the scenario: one public call per step (the ones that cannot allocate are grouped
+ * with others that cannot) ---- */
+
+static col_transform at(double x, double y, double z)
+{
+    col_transform t = col_transform_identity();
+    t.p = col_vec3_make(x, y, z);
+    return t;
+}
+
+static col_transform turned(double x, double y, double z, double angle)
+{
+    col_transform t = at(x, y, z);
+    t.q = (col_quat){0, sin(angle / 2), 0, cos(angle / 2)};
+    return t;
+}
+
+/* Body k's pose at frame f of the scripted motion: a row that closes up. */
+static col_transform motion(int k, int f) { return turned(1.6 * k - 0.15 * f * (k % 3), 0.1 * (k % 2), 0, 0.3 * f + k); }
+
+static col_transform motion_fn(int index, void *ctx)
+{
+    const int *frame = ctx;
+    return motion(index % 6, *frame);
+}
+
+static col_status make_shape(scen *s, int which, col_shape_id *out)
+{
+    col_vec3 p[40];
+    int n;
+    if (which == 0 || which == 3) {
+        double h = which == 0 ? 1.0 : 0.3;
+        for (int i = 0; i < 8; i++) p[i] = col_vec3_make(i & 1 ? h : -h, i & 2 ? h : -h, i & 4 ? h : -h);
+        n = 8;
+    } else if (which == 1) {
+        for (int i = 0; i < 40; i++) { /* points on an ellipsoid, a fixed pattern */
+            double u = (i + 0.5) / 40.0, phi = 2.399963229728653 * i, z = 1 - 2 * u, r = sqrt(1 - z * z);
+            p[i] = col_vec3_make(r * cos(phi), 0.6 * r * sin(phi), 0.4 * z);
+        }
+        n = 40;
+    } else {
+        const col_vec3 t[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        memcpy(p, t, sizeof t);
+        n = 4;
+    }
+    return col_shape_create_convex(s->w, p, n, out);
+}
+
+static col_status make_body(scen *s, int k, col_shape_id shape, bool is_static)
+{
+    col_body_def d = col_default_body_def();
+    d.shape = shape;
+    d.pose = motion(k % 6, 0);
+    d.is_static = is_static;
+    d.user_data = &s->b[k];
+    return col_body_create(s->w, &d, &s->b[k]);
+}
+
+#define STEP_END ((col_status)-1)
+
+static col_status step(scen *s, int i)
+{
+    int n = 0;
+    col_world *w = s->w;
+    switch (i) {
+    case 0: {
+        col_world_def def = col_default_world_def();
+        def.worker_count = 2;
+        def.backend = s->backend;
+        def.report_interframe = true;
+        def.allocator = counting_hooks(&s->ca);
+        if (s->app_tasks) {
+            def.worker_count = 3;
+            def.enqueue_task = inline_enqueue_task;
+            def.finish_task = inline_finish_task;
+        }
+        return col_world_create(&def, &s->w);
+    }
+    case 1: /* calls that need no world */
+        fold_str(s, col_status_string(COL_ERR_OUT_OF_MEMORY));
+        fold_str(s, col_backend_name(s->backend == COL_BACKEND_DEFAULT ? COL_BACKEND_SEPVEC : s->backend));
+        fold_u64(s, (uint64_t)col_default_body_def().filter_group);
+        fold_vec(s, col_vec3_make(1, 2, 3));
+        fold_double(s, col_quat_identity().w + col_transform_identity().q.w);
+        fold_u64(s, (uint64_t)(col_body_id_is_null((col_body_id){0, 0, 0}) + col_shape_id_is_null((col_shape_id){0, 0, 0})));
+        return COL_OK;
+    case 2: return make_shape(s, 0, &s->box);
+    case 3: return make_shape(s, 1, &s->blob);
+    case 4: return make_shape(s, 2, &s->tet);
+    case 5: return make_shape(s, 3, &s->extra);
+    case 6: {
+        col_shape_info info;
+        col_status st = col_shape_get_info(w, s->blob, &info);
+        fold_u64(s, (uint64_t)(info.vertex_count * 1000 + info.face_count));
+        fold_double(s, info.volume);
+        return st;
+    }
+    case 7: {
+        col_vec3 v[64];
+        col_status st = col_shape_get_vertices(w, s->blob, v, 64, &n);
+        for (int k = 0; k < n; k++) fold_vec(s, v[k]);
+        fold_u64(s, (uint64_t)(col_shape_is_valid(w, s->tet) + 2 * col_shape_id_equals(s->tet, s->tet)));
+        return st;
+    }
+    case 8: return make_body(s, 0, s->box, false);
+    case 9: return make_body(s, 1, s->blob, false);
+    case 10: return make_body(s, 2, s->tet, false);
+    case 11: return make_body(s, 3, s->box, false);
+    case 12: return make_body(s, 4, s->blob, false);
+    case 13: return make_body(s, 5, s->box, true);
+    case 14: return col_body_set_max_speeds(w, s->b[1], 0.5, 0.2);
+    case 15: {
+        double l = 0, a = 0;
+        col_status st = col_body_get_max_speeds(w, s->b[1], &l, &a);
+        fold_double(s, l + 2 * a);
+        fold_u64(s, (uint64_t)(col_body_get_user_data(w, s->b[2]) == &s->b[2]));
+        fold_u64(s, (uint64_t)(col_body_is_valid(w, s->b[3]) + 2 * col_body_id_equals(s->b[3], s->b[3])));
+        return st;
+    }
+    case 16: return col_pair_set_enabled(w, s->b[0], s->b[1], false);
+    case 17:
+        fold_u64(s, (uint64_t)col_pair_is_enabled(w, s->b[1], s->b[0]));
+        return COL_OK;
+    case 18: return col_world_update(w);
+    case 19: {
+        fold_events(s);
+        col_counters c;
+        col_status st = col_world_get_counters(w, &c);
+        const int v[] = {c.bodies, c.static_bodies, c.shapes, c.broadphase_pairs, c.narrow_calls, c.colliding_pairs,
+                         c.began, c.ended, c.workers, c.sleeping_pairs, c.woken_early};
+        fold(s, v, sizeof v);
+        fold_u64(s, col_world_hash(w));
+        fold_str(s, col_world_last_error(w));
+        return st;
+    }
+    case 20: {
+        col_transform p;
+        col_status st = col_body_get_pose(w, s->b[4], &p);
+        fold_vec(s, p.p);
+        if (st == COL_OK) st = col_body_set_pose(w, s->b[0], motion(0, 1));
+        return st;
+    }
+    case 21: {
+        const col_transform poses[4] = {motion(1, 1), motion(2, 1), motion(3, 1), motion(4, 1)};
+        return col_body_set_poses(w, &s->b[1], poses, 4);
+    }
+    case 22: { /* 600 items naming the bodies in turn (the last pose of each counts) */
+        static col_body_id ids[600];
+        for (int k = 0; k < 600; k++) ids[k] = s->b[k % 5];
+        static int frame = 2;
+        return col_body_set_poses_fn(w, ids, 600, motion_fn, &frame);
+    }
+    case 23: return col_world_update(w);
+    case 24:
+        fold_events(s);
+        fold_u64(s, col_world_hash(w));
+        return COL_OK;
+    case 25:
+    case 26:
+    case 27:
+    case 28:
+    case 29: { /* every backend on one pair: each may need more scratch */
+        bool hit = false;
+        col_status st =
+            col_query_overlap(w, s->blob, motion(1, 2), s->box, motion(0, 2), (col_backend)(i - 25), &hit);
+        fold_u64(s, (uint64_t)hit);
+        return st;
+    }
+    case 30: {
+        col_interframe_result r;
+        col_status st = col_query_interframe(w, s->b[0], s->b[1], &r);
+        fold_u64(s, (uint64_t)(r.may_have_touched + 2 * r.exact));
+        fold_double(s, r.inflation);
+        return st;
+    }
+    case 31: {
+        col_distance_input in = {s->blob, s->tet, motion(1, 2), motion(2, 2)};
+        col_distance_output o;
+        col_status st = col_distance(w, &in, &s->cache, &o);
+        fold_distance(s, &o);
+        return st;
+    }
+    case 32: {
+        col_distance_output o;
+        col_status st = col_body_distance(w, s->b[3], s->b[4], &s->cache, &o);
+        fold_distance(s, &o);
+        return st;
+    }
+    case 33: {
+        col_contact_input in = {s->box, s->box, at(0, 0, 0), turned(1.9, 0.2, 0, 0.1), 0.05};
+        col_contact_output o;
+        col_status st = col_contact(w, &in, NULL, &o);
+        fold_contact(s, &o);
+        return st;
+    }
+    case 34: {
+        col_contact_output o;
+        col_status st = col_body_contact(w, s->b[0], s->b[1], 0.1, &s->cache, &o);
+        fold_contact(s, &o);
+        return st;
+    }
+    case 35: return col_body_destroy(w, s->b[3]);
+    case 36: return col_shape_destroy(w, s->extra);
+    case 37: return col_pair_set_enabled(w, s->b[0], s->b[1], true);
+    case 38: return col_world_update(w);
+    case 39:
+        fold_events(s);
+        return COL_OK;
+    case 40: return make_body(s, 3, s->tet, false); /* b3's slot, next generation */
+    case 41: return make_body(s, 6, s->blob, false);
+    case 42: return make_body(s, 7, s->box, false);
+    case 43: return make_body(s, 8, s->box, true);
+    case 44: return col_pair_set_enabled(w, s->b[6], s->b[7], false);
+    case 45: {
+        col_transform poses[NBODY];
+        for (int k = 0; k < NBODY; k++) poses[k] = motion(k % 6, 3);
+        return col_body_set_poses(w, s->b, poses, NBODY);
+    }
+    case 46: return col_world_update(w);
+    case 47:
+        fold_events(s);
+        fold_u64(s, col_world_hash(w));
+        return COL_OK;
+    case 48: {
+        static col_body_id ids[2000];
+        for (int k = 0; k < 2000; k++) ids[k] = s->b[k % NBODY];
+        static int frame = 4;
+        return col_body_set_poses_fn(w, ids, 2000, motion_fn, &frame);
+    }
+    case 49: return col_world_update(w);
+    case 50: {
+        fold_events(s);
+        col_counters c;
+        col_status st = col_world_get_counters(w, &c);
+        fold_u64(s, (uint64_t)(c.bodies * 100 + c.colliding_pairs));
+        fold_u64(s, col_world_hash(w));
+        return st;
+    }
+    case 51:
+        col_world_destroy(w);
+        s->w = NULL;
+        return COL_OK;
+    default: return STEP_END;
+    }
+}
+
+/* ---- the runs ---- */
+
+enum { MAX_STEPS = 64 };
+
+typedef struct run_result {
+    col_status status[MAX_STEPS];
+    int steps;
+    long step_attempts[MAX_STEPS]; /* allocations each step attempted (its first call) */
+    uint64_t step_trace[MAX_STEPS];  /* the trace after each step */
+    uint64_t trace;
+    long attempts;       /* allocations the run attempted */
+    int injected;        /* 1 if the failing allocation was reached */
+    int failed_step;     /* the step that met it */
+    bool succeeded_anyway; /* that step did without the memory */
+} run_result;
+
+/* One run with allocation fail_attempt failing (0: none); ref: the run without failures. */
+static void run(col_backend backend, bool app_tasks, long fail_attempt, const run_result *ref, run_result *out)
+{
+    scen s;
+    memset(&s, 0, sizeof s);
+    memset(out, 0, sizeof *out);
+    s.backend = backend;
+    s.app_tasks = app_tasks;
+    s.ca.fail_attempt = fail_attempt;
+    s.trace = 14695981039346656037ULL;
+    out->failed_step = -1;
+    for (int i = 0;; i++) {
+        assert_true(i < MAX_STEPS);
+        uint64_t h = s.w != NULL ? col_world_hash(s.w) : 0;
+        long before = s.ca.attempts;
+        uint64_t trace = s.trace;
+        if (s.w != NULL) s.w->last_error[0] = '\0';
+        col_status st = step(&s, i);
+        if (st == STEP_END) {
+            out->steps = i;
+            break;
+        }
+        out->step_attempts[i] = s.ca.attempts - before;
+        bool hit = fail_attempt > before && fail_attempt <= s.ca.attempts;
+        if (hit) {
+            out->injected = 1;
+            out->failed_step = i;
+        }
+        if (st == COL_ERR_OUT_OF_MEMORY) {
+            if (!hit) fail_msg("step %d: out of memory without an injected failure (allocation %ld)", i, fail_attempt);
+            if (i == 0) {
+                assert_null(s.w);
+                assert_int_equal(s.ca.allocs, s.ca.frees);
+            } else {
+                if (col_world_hash(s.w) != h) fail_msg("step %d: the failed call changed the world", i);
+                if (s.w->last_error[0] == '\0') fail_msg("step %d: out of memory without a message", i);
+            }
+            s.trace = trace; /* what the failed call wrote to its outputs is not an answer */
+            st = step(&s, i); /* the failure was one-shot: the retry must succeed */
+        } else if (hit) {
+            out->succeeded_anyway = true;
+        }
+        out->status[i] = st;
+        out->step_trace[i] = s.trace;
+        if (ref != NULL && st != ref->status[i])
+            fail_msg("step %d: %s, without failures %s (allocation %ld failed)", i, col_status_string(st),
+                     col_status_string(ref->status[i]), fail_attempt);
+        if (ref != NULL && s.trace != ref->step_trace[i])
+            fail_msg("step %d observed something else than without failures (allocation %ld failed in step %d)", i,
+                     fail_attempt, out->failed_step);
+    }
+    assert_null(s.w); /* the scenario ends with col_world_destroy */
+    if (s.ca.allocs != s.ca.frees) fail_msg("allocation %ld failed: %ld blocks leaked", fail_attempt, s.ca.allocs - s.ca.frees);
+    out->trace = s.trace;
+    out->attempts = s.ca.attempts;
+    if (ref != NULL && out->trace != ref->trace)
+        fail_msg("allocation %ld failed (step %d): the run observed something else than without failures",
+                 fail_attempt, out->failed_step);
+}
+
+static void every_allocation(col_backend backend, bool app_tasks)
+{
+    run_result ref, r;
+    run(backend, app_tasks, 0, NULL, &ref);
+    for (int i = 0; i < ref.steps; i++) assert_int_equal(ref.status[i], COL_OK);
+    long per_step[MAX_STEPS] = {0};
+    int anyway = 0;
+    long n = 1;
+    for (;; n++) {
+        run(backend, app_tasks, n, &ref, &r);
+        if (!r.injected) break; /* the scenario makes fewer allocations than n */
+        per_step[r.failed_step]++;
+        anyway += r.succeeded_anyway;
+        if (r.succeeded_anyway) print_message("  step %d did without allocation %ld\n", r.failed_step, n);
+    }
+    print_message("%s%s: %d steps, %ld allocations, each failed once; %d calls did without the memory\n",
+                  col_backend_name(backend == COL_BACKEND_DEFAULT ? COL_BACKEND_SEPVEC : backend),
+                  app_tasks ? " on the app's task system" : "", ref.steps, n - 1, anyway);
+    /* each allocation of each step failed once: as many failures per step as it allocates */
+    for (int i = 0; i < ref.steps; i++) {
+        if (per_step[i] != ref.step_attempts[i])
+            fail_msg("step %d: %ld allocations, %ld failures met", i, ref.step_attempts[i], per_step[i]);
+        if (ref.step_attempts[i] > 0) print_message("  step %d: %ld allocations\n", i, ref.step_attempts[i]);
+    }
+    assert_true(n - 1 > 50);
+}
+
+static void test_every_allocation_sepvec(void **state)
+{
+    (void)state;
+    every_allocation(COL_BACKEND_SEPVEC, false);
+}
+
+static void test_every_allocation_reference(void **state)
+{
+    (void)state;
+    every_allocation(COL_BACKEND_REFERENCE, false);
+}
+
+static void test_every_allocation_lpip(void **state)
+{
+    (void)state;
+    every_allocation(COL_BACKEND_LPIP, false);
+}
+
+static void test_every_allocation_voronoi(void **state)
+{
+    (void)state;
+    every_allocation(COL_BACKEND_VORONOI, false);
+}
+
+static void test_every_allocation_app_tasks(void **state)
+{
+    (void)state;
+    every_allocation(COL_BACKEND_DEFAULT, true);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_every_allocation_sepvec),
+        cmocka_unit_test(test_every_allocation_reference),
+        cmocka_unit_test(test_every_allocation_lpip),
+        cmocka_unit_test(test_every_allocation_voronoi),
+        cmocka_unit_test(test_every_allocation_app_tasks),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
