@@ -347,6 +347,7 @@ static void op_queries(model *m, fz_bytes *in)
     col_distance_output d0;
     col_contact_output c0;
     col_interframe_result i0;
+    memset(&d0, 0, sizeof d0), memset(&c0, 0, sizeof c0), memset(&i0, 0, sizeof i0);
     for (int k = 0; k < NW; k++) {
         col_world *w = m->w[k];
         uint64_t h = col_world_hash(w);

@@ -101,7 +101,10 @@ static col_transform pose_from(fz_bytes *in)
     if (mode >= 240) { /* raw: NaN, infinities, beyond COL_MAX_COORD */
         t.p = col_vec3_make(fz_raw_double(in), fz_raw_double(in), fz_raw_double(in));
     } else {
-        double scale = ldexp(1.0, (int8_t)fz_u8(in) / 2);
+        /* Scales 2^-64 .. 2^63, or (modes 128..239) 2^-384 .. 2^381 to place tiny and
+         * huge shapes near each other. */
+        int8_t e = (int8_t)fz_u8(in);
+        double scale = ldexp(1.0, mode < 128 ? e / 2 : e * 3);
         t.p.x = (int16_t)fz_u16(in) / 256.0 * scale;
         t.p.y = (int16_t)fz_u16(in) / 256.0 * scale;
         t.p.z = (int16_t)fz_u16(in) / 256.0 * scale;
