@@ -16,7 +16,7 @@
  *    report identical pairs; began and ended are the differences from the last update;
  *    interframe pairs include the pairs;
  *  - distances, contacts and interframe answers are identical in every world.
- * At most 16 bodies and 6 shapes, so an input runs in well under a millisecond or so. */
+ * At most 16 bodies and 6 shapes, so an input runs in milliseconds under the sanitizers. */
 #include "fuzz_util.h"
 
 #define NW 5
