@@ -15,19 +15,20 @@
 /* Finding 5 (docs/fuzzing.md): the reader allocates from declared counts before reading
  * the data. With COLIBRI_FUZZ_SKIP=5 inputs that declare more items than they have bytes
  * are left out. */
+static bool blank(uint8_t c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
 static bool declares_more_than_it_holds(const uint8_t *data, size_t size)
 {
     static const char *const keys[] = {"shapes", "bodies", "shape"};
     for (size_t i = 0; i < size; i++) {
         if (i > 0 && data[i - 1] != '\n') continue;
         size_t j = i;
-        while (j < size && (data[j] == ' ' || data[j] == '\t' || data[j] == '\r' || data[j] == '\v' || data[j] == '\f'))
-            j++;
+        while (j < size && blank(data[j])) j++;
         for (int k = 0; k < 3; k++) {
             size_t n = strlen(keys[k]);
             if (j + n > size || memcmp(data + j, keys[k], n) != 0) continue;
             size_t d = j + n;
-            while (d < size && (data[d] == ' ' || data[d] == '\t')) d++;
+            while (d < size && blank(data[d])) d++;
             double v = 0;
             while (d < size && data[d] >= '0' && data[d] <= '9') v = v * 10 + (data[d++] - '0');
             if (v > (double)size) return true;
