@@ -302,7 +302,7 @@ static void op_pair_enable(model *m, fz_bytes *in)
 static void op_bad_ids(model *m, fz_bytes *in)
 {
     uint8_t kind = fz_u8(in);
-    col_body_id forged = {fz_u8(in) % (MAX_BODIES + 2), fz_u8(in) % 4};
+    col_body_id forged = {fz_u8(in) % (MAX_BODIES + 2), fz_u8(in) % 4, 0}; /* tag 0: never valid */
     col_status st = COL_OK;
     switch (kind % 3) {
     case 0: {
@@ -314,18 +314,16 @@ static void op_bad_ids(model *m, fz_bytes *in)
                  (int)st, live);
         break;
     }
-    case 1: { /* finding 6: ids carry neither kind nor world */
-        if (fz_skip(6)) return;
+    case 1: { /* finding 6: a body id's fields given as a shape id */
         int slot = fz_u8(in) % MAX_BODIES;
         if (!m->body_live[slot]) return;
-#define CALL(w, k) col_shape_destroy(w, (col_shape_id){m->body_id[k][slot].index1, m->body_id[k][slot].generation})
+#define CALL(w, k) col_shape_destroy(w, (col_shape_id){m->body_id[k][slot].index1, m->body_id[k][slot].generation, m->body_id[k][slot].tag})
         ON_ALL(m, st, CALL);
 #undef CALL
         FZ_CHECK(st == COL_ERR_STALE_ID, "a body id destroyed a shape? status %d", (int)st);
         break;
     }
     default: {
-        if (fz_skip(6)) return;
 #define CALL(w, k) col_body_set_pose(w, m->foreign_body, col_transform_identity())
         ON_ALL(m, st, CALL);
 #undef CALL
