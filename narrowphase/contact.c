@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/core/exact.h"
+
 /* Slack of the relaxed Gauss-map test, as in reference.c: an extra axis only costs two
  * support climbs (any axis's gap is a lower bound of the largest one), a missing one
  * would overstate the penetration depth. */
@@ -85,11 +87,13 @@ static void ct_sat(const col_vc_body *A, const col_vc_body *B, ct_axis *best)
     for (int i = 0; i < ha->edge_count; i++) {
         col_vec3 n1 = col_vc_normal(A, ha->edge_faces[2 * i]), n2 = col_vc_normal(A, ha->edge_faces[2 * i + 1]);
         col_vec3 t = col_vc_vert(A, ha->edge_verts[2 * i]);
-        col_vec3 ua = col_sub(col_vc_vert(A, ha->edge_verts[2 * i + 1]), t);
+        /* Edges scaled by powers of two to about unit size (exact): a squared cross product
+         * of two edges is a fourth power of the size, zero below about 1e-78. */
+        col_vec3 ua = col_pow2_unit(col_sub(col_vc_vert(A, ha->edge_verts[2 * i + 1]), t), NULL);
         for (int j = 0; j < hb->edge_count; j++) {
             col_vec3 m1 = col_vc_normal(B, hb->edge_faces[2 * j]), m2 = col_vc_normal(B, hb->edge_faces[2 * j + 1]);
             if (!ct_arcs_cross(n1, n2, col_neg(m1), col_neg(m2))) continue;
-            col_vec3 ub = col_sub(col_vc_vert(B, hb->edge_verts[2 * j + 1]), col_vc_vert(B, hb->edge_verts[2 * j]));
+            col_vec3 ub = col_pow2_unit(col_sub(col_vc_vert(B, hb->edge_verts[2 * j + 1]), col_vc_vert(B, hb->edge_verts[2 * j])), NULL);
             col_vec3 n = col_cross(ua, ub);
             double l2 = col_len2(n);
             if (!(l2 > CT_PARALLEL_SIN * CT_PARALLEL_SIN * col_len2(ua) * col_len2(ub))) continue;

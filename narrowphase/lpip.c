@@ -4,7 +4,6 @@
  * set (4.2) and violator loop (4.3), and certificates instead of thresholds.
  *
  * One query:
- *  0. Coincident centroids (each strictly inside its hull) are a collision at once.
  *  1. The axis test (the paper's delta_s < 0 exit, section 4.1): the previous frame's
  *     dual direction y (kept in A's frame), then the centroid direction, is tried as a
  *     separating plane over ALL points. A certified gap ends the query. (The centroid
@@ -39,6 +38,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/core/exact.h"
 #include "lib/core/vec.h"
 #include "narrowphase/lp_ipm.h"
 
@@ -97,7 +97,7 @@ typedef struct lpip_work {
     unsigned char *ina, *inb;
     lp_ipm lp;
     double L, invL;         /* the LP's scale (a power of two) */
-    double maxc;            /* largest |world coordinate| of an active point */
+    double c[3];            /* the LP's centre (world coordinates) */
 } lpip_work;
 
 col_lpip_options col_lpip_default_options(void)
@@ -290,20 +290,11 @@ static double lpip_build(lpip_work *w)
 {
     int ka = w->ka, kb = w->kb;
     lp_ipm_bind(&w->lp, w->lpmem, ka, kb);
-    double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0}, c[3];
-    double maxc = 0.0;
+    double ca[3] = {0, 0, 0}, cb[3] = {0, 0, 0}, *c = w->c;
     for (int k = 0; k < ka; k++)
-        for (int i = 0; i < 3; i++) {
-            double v = w->wa[3 * (size_t)k + i];
-            ca[i] += v;
-            maxc = fabs(v) > maxc ? fabs(v) : maxc;
-        }
+        for (int i = 0; i < 3; i++) ca[i] += w->wa[3 * (size_t)k + i];
     for (int k = 0; k < kb; k++)
-        for (int i = 0; i < 3; i++) {
-            double v = w->wb[3 * (size_t)k + i];
-            cb[i] += v;
-            maxc = fabs(v) > maxc ? fabs(v) : maxc;
-        }
+        for (int i = 0; i < 3; i++) cb[i] += w->wb[3 * (size_t)k + i];
     for (int i = 0; i < 3; i++) c[i] = 0.5 * (ca[i] / ka) + 0.5 * (cb[i] / kb);
     double ext = 0.0;
     for (int k = 0; k < ka; k++)
@@ -320,7 +311,6 @@ static double lpip_build(lpip_work *w)
     if (ext > 0.0 && isfinite(ext)) frexp(ext, &e);
     w->L = ldexp(1.0, e);
     w->invL = ldexp(1.0, -e);
-    w->maxc = maxc;
     double eta = 0.0;
     lp_ipm *lp = &w->lp;
     for (int k = 0; k < ka; k++) {
@@ -344,23 +334,54 @@ static double lpip_build(lpip_work *w)
     return eta > 0.0 ? eta : 1.0;
 }
 
-/* The collision certificate: the LP weights' points of A and B, normalised and in
- * world coordinates, coincide within tol (infinity norm)? */
+/* One body's weighted point relative to the LP's centre, rho_i = sum x_k (p_k - c)_i /
+ * sum x_k, in twice the working precision (Dot2; each p_k - c exact as hi + lo). Returns
+ * the computed sum of the weights (<= 0: no point, or a weight is negative or NaN); *ext
+ * gets max |p_k - c| (hi parts). */
+static double lpip_weighted_point(const double *p, const double *x, int cnt, const double *c, double rho[3],
+                                  double *ext)
+{
+    col_acc2 u[3] = {{0, 0}, {0, 0}, {0, 0}}, s = {0, 0};
+    double m = 0.0;
+    for (int k = 0; k < cnt; k++) {
+        if (!(x[k] >= 0.0)) return 0.0; /* not a convex combination */
+        col_acc2_add(&s, x[k]);
+        for (int i = 0; i < 3; i++) {
+            double hi, lo;
+            col_two_sum(p[3 * (size_t)k + i], -c[i], &hi, &lo);
+            col_acc2_add_prod(&u[i], x[k], hi);
+            col_acc2_add_prod(&u[i], x[k], lo);
+            m = fabs(hi) > m ? fabs(hi) : m;
+        }
+    }
+    double sum = col_acc2_value(&s);
+    for (int i = 0; i < 3; i++) rho[i] = col_acc2_value(&u[i]) / sum;
+    *ext = m;
+    return sum;
+}
+
+/* The collision certificate: the LP weights' points P of A and Q of B (convex
+ * combinations of world vertices, normalised) are PROVEN to lie within tol of each other
+ * in every coordinate, so the hulls are within tol (infinity norm): "colliding" up to
+ * COL_LPIP_TOUCH_REL x the pair's size, at any distance from the origin. Computed
+ * relative to the LP's centre c, so that rounding scales with the pair's size and not
+ * with its coordinates (issue 13, finding 2: at x = 1e7 a bound of 16 ulps of the
+ * coordinates accepted points 3e-8 apart, 2.7e-4 of a small pair's size). Error of each
+ * rho (Ogita, Rump & Oishi's Dot2 bound for the sums, one rounding of the quotient, the
+ * weights' own sum in Sum2): |rho~ - rho| <= ext (3.1 u + 2.1 gamma^2) + 17 n eta / S, n
+ * products, eta the underflow term; two of them and the subtraction are covered by
+ * E = ext (8 u + 8 gamma^2) + 40 n eta / S_min and the factor 1 + 8 u below. */
 static int lpip_confirm(const lpip_work *w, const double *x, double tol)
 {
     int ka = w->lp.na, kb = w->lp.nb;
-    double sa = 0.0, sb = 0.0, pa[3] = {0, 0, 0}, pb[3] = {0, 0, 0};
-    for (int k = 0; k < ka; k++) {
-        sa += x[k];
-        for (int i = 0; i < 3; i++) pa[i] += x[k] * w->wa[3 * (size_t)k + i];
-    }
-    for (int k = 0; k < kb; k++) {
-        sb += x[ka + k];
-        for (int i = 0; i < 3; i++) pb[i] += x[ka + k] * w->wb[3 * (size_t)k + i];
-    }
+    double pa[3], pb[3], ea, eb;
+    double sa = lpip_weighted_point(w->wa, x, ka, w->c, pa, &ea);
+    double sb = lpip_weighted_point(w->wb, x + ka, kb, w->c, pb, &eb);
     if (!(sa > 0.0) || !(sb > 0.0)) return 0;
+    double n = 2.0 * (double)(ka + kb), ext = ea > eb ? ea : eb, smin = sa < sb ? sa : sb;
+    double err = ext * (8.0 * COL_U + 8.0 * col_acc2_gamma2(n)) + 40.0 * n * COL_UNDERFLOW_ERR / (smin * (1.0 - DBL_EPSILON));
     for (int i = 0; i < 3; i++)
-        if (!(fabs(pa[i] / sa - pb[i] / sb) <= tol)) return 0;
+        if (!((fabs(pa[i] - pb[i]) + err) * (1.0 + 8.0 * COL_U) <= tol)) return 0;
     return 1;
 }
 
@@ -458,19 +479,6 @@ void col_lpip_decide(void *cache_mem, const col_lpip_set *a, const col_lpip_set 
     col_lpip_info *info = &out->info;
 
     col_vec3 ca = col_xform_point(a->xf, a->centroid), cb = col_xform_point(b->xf, b->centroid);
-    /* 0. Coincident centroids (each strictly inside its hull): a common point, before
-     * anything is solved (and the centroid axis below would be undefined). */
-    double ctol = COL_LPIP_TOUCH_REL * (a->radius > b->radius ? a->radius : b->radius) +
-                  16.0 * DBL_EPSILON * (col_max_abs(ca) > col_max_abs(cb) ? col_max_abs(ca) : col_max_abs(cb));
-    if (col_max_abs(col_sub(ca, cb)) <= ctol) {
-        out->answer = COL_LPIP_COLLIDING;
-        info->exit = COL_LPIP_EXIT_CENTROID;
-        if (cache != NULL) {
-            cache->has_y = 0;
-            cache->last = *info;
-        }
-        return;
-    }
     /* 1. The axis test: the cached dual direction (delta_s < 0 exit), then the
      * centroid direction. The projections on the axis with the larger gap stay in
      * pa, pb for the active-set selection. */
@@ -489,7 +497,9 @@ void col_lpip_decide(void *cache_mem, const col_lpip_set *a, const col_lpip_set 
         w.pb = w.qb;
         w.qb = t;
     }
-    if (!lpip_unit(col_sub(cb, ca), &yc)) yc = col_v3(1.0, 0.0, 0.0);
+    /* Coincident centroids leave the direction undefined: any axis will do, the LP below
+     * decides (its start point is then common already, or purifies into one). */
+    if (!col_unit_robust(col_sub(cb, ca), &yc)) yc = col_v3(1.0, 0.0, 0.0);
     double rawc;
     cg = lpip_check_axis(&w, yc, &rawc);
     if (cg > 0.0) {
@@ -540,7 +550,7 @@ void col_lpip_decide(void *cache_mem, const col_lpip_set *a, const col_lpip_set 
     for (;;) {
         lpip_world_points(&w);
         double eta = lpip_build(&w);
-        double tol = COL_LPIP_TOUCH_REL * w.L + 16.0 * DBL_EPSILON * w.maxc;
+        double tol = COL_LPIP_TOUCH_REL * w.L;
         for (int k = 0; k < w.ka; k++) w.wtmp[k] = w.w0a[k];
         for (int k = 0; k < w.kb; k++) w.wtmp[w.ka + k] = w.w0b[k];
         double y0[3] = {ylast.x, ylast.y, ylast.z};

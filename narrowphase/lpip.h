@@ -9,10 +9,10 @@
  * - col_lpip_decide: the decision for two point sets (local points under a pose). An
  *   answer is never taken from the LP's numbers alone: "separated" is a direction whose
  *   gap over ALL points, minus a rounding bound, is > 0; "colliding" is a pair of
- *   convex combinations (weights from the LP) of A's and B's points that coincide
- *   within COL_LPIP_TOUCH_REL x size plus rounding. What the method cannot certify
- *   within COL_LPIP_MAX_ITER iterations comes back UNDECIDED (the backend then asks the
- *   reference; the inter-frame test answers conservatively).
+ *   convex combinations (weights from the LP) of A's and B's points proven to coincide
+ *   within COL_LPIP_TOUCH_REL x size, at any distance from the origin. What the method
+ *   cannot certify within COL_LPIP_MAX_ITER iterations comes back UNDECIDED (the backend
+ *   then asks the reference; the inter-frame test answers conservatively).
  * - The backend col_np_lpip (backend.h) and col_lpip_query_ex, the same query with
  *   options and the per-query statistics that bench/lpip_stats and the tests read.
  * - col_lpip_sweep: the inter-frame test of two bodies given their poses at two
@@ -33,9 +33,9 @@
 #define COL_LPIP_ADD_K 10
 /* Interior-point iterations over all LPs of one query before it gives up (UNDECIDED). */
 #define COL_LPIP_MAX_ITER 80
-/* A "colliding" answer's two points coincide within this fraction of the pair's size
- * (plus 16 ulps of the largest coordinate): rounding level, far inside the benchmark's
- * 1e-9 touching band. */
+/* A "colliding" answer's two points are proven to coincide within this fraction of the
+ * pair's size (the LP's scale), rounding included, wherever the pair is: far inside the
+ * benchmark's 1e-9 touching band. */
 #define COL_LPIP_TOUCH_REL 1e-14
 
 /* How a query ended. */
@@ -43,8 +43,8 @@ typedef enum col_lpip_exit {
     COL_LPIP_EXIT_NONE = 0,
     COL_LPIP_EXIT_WARM_PLANE,   /* the cached dual direction still separates (delta_s < 0) */
     COL_LPIP_EXIT_AXIS,         /* no cache: the centroid direction separates */
-    COL_LPIP_EXIT_CENTROID,     /* coincident centroids: the bodies' own, before anything
-                                   else, or the active sets' averages (|d| ~ 0) */
+    COL_LPIP_EXIT_CENTROID,     /* the active sets' averages coincide (|d| ~ 0) and are
+                                   proven common */
     COL_LPIP_EXIT_WARM_POINT,   /* the previous frame's weights, purified, give a common point */
     COL_LPIP_EXIT_START_POINT,  /* the uniform start weights, purified, give a common point */
     COL_LPIP_EXIT_SEPARATED,    /* pi4 + pi5 > 0 during the iterations, verified on all points */

@@ -52,6 +52,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/core/exact.h"
 #include "lib/core/vec.h"
 
 /* Slack of the relaxed Gauss-map test, in units of the triple products it compares
@@ -173,13 +174,33 @@ static void ref_edge_dd(const double *x, const double *y, const double *z, const
     ref_two_sum(z[v1], -z[v0], &hi[2], &lo[2]);
 }
 
+/* Scales an exact edge hi + lo by the power of two 2^-k that brings the largest |hi| into
+ * [0.5, 1): exact, except for a lo that lands below the normal range, which moves by at
+ * most DBL_TRUE_MIN of a unit-length edge (nothing for a direction). A zero edge is left
+ * as it is. */
+static void ref_edge_unit(double hi[3], double lo[3])
+{
+    int k;
+    col_vec3 h = col_pow2_unit(col_v3(hi[0], hi[1], hi[2]), &k);
+    hi[0] = h.x;
+    hi[1] = h.y;
+    hi[2] = h.z;
+    for (int i = 0; i < 3; i++) lo[i] = ldexp(lo[i], -k);
+}
+
 /* The unit axis e_a x e_b of edge ea of A and edge eb of B, or 0 if the edges are
- * parallel within REF_PARALLEL_SIN. */
+ * parallel within REF_PARALLEL_SIN. Both edges are first scaled by powers of two to
+ * about unit length (exact), so that the test is the same at every scale: squared, a
+ * cross product of two edges is a fourth power of the size, which underflows to zero for
+ * shapes below about 1e-78 (issue 13, finding 3: every edge-edge axis was then dropped
+ * as parallel and separated pairs came out colliding). */
 static int ref_edge_axis(const ref_work *w, int ea, int eb, col_vec3 *out)
 {
     double ah[3], al[3], bh[3], bl[3];
     ref_edge_dd(w->ax, w->ay, w->az, w->a->edge_verts, ea, ah, al);
     ref_edge_dd(w->bx, w->by, w->bz, w->b->edge_verts, eb, bh, bl);
+    ref_edge_unit(ah, al);
+    ref_edge_unit(bh, bl);
     col_vec3 n;
     n.x = ref_dd_det2(ah[1], al[1], bh[2], bl[2], ah[2], al[2], bh[1], bl[1]);
     n.y = ref_dd_det2(ah[2], al[2], bh[0], bl[0], ah[0], al[0], bh[2], bl[2]);

@@ -8,12 +8,13 @@
  *   differences surround the origin (re-checked first next frame, and the start of the
  *   polygon when they no longer prove it);
  * - per shape (the backend's shape data, narrowphase/support.h): the direction-to-vertex
- *   table and the constant kappa of the certificate below;
+ *   table, and the support tree that proves the maxima a certificate uses;
  * - the search: support vertices by hill climbing, the reflection S <- S - 2 (r.S) r
  *   (the paper's eq. 2), lemmas 3 and 4 on repeated vertex pairs (timestamped visited
  *   table), the hemisphere test as a spherical polygon (narrowphase/sphere_poly.h);
  * - answers are certificates: "separated" needs a gap along S above its rounding bound
- *   (or a full projection of both hulls), "colliding" a shared vertex or a tetrahedron
+ *   between supports proven to be the maxima (support tree or scan; a climb alone can
+ *   stop short) or a full projection of both hulls, "colliding" a shared vertex or a tetrahedron
  *   of vertex-pair differences proven to hold the origin. Grazing steps (r nearly
  *   perpendicular to S) switch to Hornus' polygon-centre search; anything rounding leaves
  *   undecided goes to the exact reference backend. Both are counted;
@@ -61,6 +62,7 @@ typedef struct col_sepvec_info {
     int lemma4;           /* pairs repeated from earlier steps: S set to the witness */
     int warm;             /* the pair's cache held a direction */
     int full_projections; /* gaps checked against every vertex */
+    int climb_misses;     /* climbed supports the exact maximum replaced (sv_exact_supports) */
     int outcome;          /* enum col_sepvec_outcome */
     int mode_switch;      /* enum col_sepvec_reason that started Hornus steps, or 0 */
     int fallback;         /* enum col_sepvec_reason that called the reference, or 0 */

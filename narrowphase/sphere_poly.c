@@ -7,6 +7,8 @@
 #include <math.h>
 #include <stddef.h>
 
+#include "lib/core/exact.h"
+
 /* A vertex counts as strictly inside or outside a constraint's circle only beyond this
  * (unit vectors: a few roundings of one dot product). */
 #define SPH_TOL (8.0 * DBL_EPSILON)
@@ -176,12 +178,31 @@ static double perm3(col_vec3 a, col_vec3 b, col_vec3 c)
 int col_origin_in_tetra(col_vec3 m0, col_vec3 m1, col_vec3 m2, col_vec3 m3)
 {
     /* det(b,c,d) a - det(a,c,d) b + det(a,b,d) c - det(a,b,c) d = 0 for any four vectors;
-     * with all four weights of one sign, the origin is a strict convex combination. */
+     * with all four weights of one sign, the origin is a strict convex combination. The
+     * question is unchanged by a common positive scale: the four vectors are first scaled
+     * by one power of two (exact) to about unit size, so that the determinants, cubes of
+     * the size, stay in the normal range for every shape size (issue 13, finding 3). A
+     * component far below the largest that lands under the normal range moves by at most
+     * DBL_TRUE_MIN, which the bound's absolute term covers. */
+    double mx = col_max_abs(m0), t;
+    t = col_max_abs(m1);
+    mx = t > mx ? t : mx;
+    t = col_max_abs(m2);
+    mx = t > mx ? t : mx;
+    t = col_max_abs(m3);
+    mx = t > mx ? t : mx;
+    if (!(mx > 0.0) || !isfinite(mx)) return 0;
+    int e;
+    frexp(mx, &e);
+    m0 = col_v3(ldexp(m0.x, -e), ldexp(m0.y, -e), ldexp(m0.z, -e));
+    m1 = col_v3(ldexp(m1.x, -e), ldexp(m1.y, -e), ldexp(m1.z, -e));
+    m2 = col_v3(ldexp(m2.x, -e), ldexp(m2.y, -e), ldexp(m2.z, -e));
+    m3 = col_v3(ldexp(m3.x, -e), ldexp(m3.y, -e), ldexp(m3.z, -e));
     double mu[4] = {det3(m1, m2, m3), -det3(m0, m2, m3), det3(m0, m1, m3), -det3(m0, m1, m2)};
     double bd[4] = {perm3(m1, m2, m3), perm3(m0, m2, m3), perm3(m0, m1, m3), perm3(m0, m1, m2)};
     int pos = 0, neg = 0;
     for (int k = 0; k < 4; k++) {
-        double b = SPH_DET_BOUND * bd[k];
+        double b = SPH_DET_BOUND * bd[k] + COL_UNDERFLOW_ERR;
         pos += mu[k] > b;
         neg += mu[k] < -b;
     }

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "narrowphase/dk_hierarchy.h"
+#include "narrowphase/support_tree.h"
 
 /* Cube-map cells per hull vertex (6 N^2 ~ COL_TABLE_CELLS_PER_VERTEX * n): measured in
  * docs/sepvec.md; more cells start a cold climb nearer its answer at 2 bytes each. */
@@ -44,6 +45,7 @@ size_t col_support_data_bytes(const col_hull *h, unsigned flags)
     int res = col_support_table_res(h->vertex_count, flags);
     size_t bytes = round16(sizeof(col_support_data));
     bytes += round16((size_t)6 * (size_t)res * (size_t)res * sizeof(uint16_t));
+    if (h->vertex_count > COL_SUPPORT_SCAN_MAX) bytes += col_stree_bytes(h);
     if (want_dk(h, flags)) bytes += round16(col_dk_bytes(h));
     return bytes;
 }
@@ -157,23 +159,12 @@ void col_support_data_init(void *mem, const col_hull *h, unsigned flags)
     sd->table_off = (uint32_t)round16(sizeof *sd);
     size_t table_bytes = round16((size_t)6 * (size_t)res * (size_t)res * sizeof(uint16_t));
 
-    /* kappa: size over the shortest edge (see support.h and docs/sepvec.md). */
-    double size = 0.0, lmin = INFINITY;
+    double size = 0.0;
     for (int i = 0; i < n; i++) {
         double r = col_len(col_sub(h->vertices[i], h->centroid));
         size = r > size ? r : size;
     }
-    for (int e = 0; e < h->edge_count; e++) {
-        double l = col_len(col_sub(h->vertices[h->edge_verts[2 * e + 1]],
-                                   h->vertices[h->edge_verts[2 * e]]));
-        lmin = l < lmin ? l : lmin;
-    }
     sd->size = size;
-    sd->kappa = 1.0;
-    if (n > COL_SUPPORT_SCAN_MAX) {
-        double k = lmin > 0.0 ? 4.0 * size / lmin : 1e300;
-        sd->kappa = k > 1.0 ? k : 1.0;
-    }
     if (res > 0) {
         /* Fill the table face by face, row by row, each cell's climb starting from its
          * neighbour's answer (a few moves per cell). */
@@ -191,9 +182,15 @@ void col_support_data_init(void *mem, const col_hull *h, unsigned flags)
             }
         }
     }
+    size_t off = sd->table_off + table_bytes;
+    sd->tree_off = 0;
+    if (n > COL_SUPPORT_SCAN_MAX) {
+        sd->tree_off = (uint32_t)off;
+        col_stree_build((unsigned char *)mem + off, h);
+        off += col_stree_bytes(h);
+    }
     sd->dk_off = 0;
     if (want_dk(h, flags)) {
-        size_t off = sd->table_off + table_bytes;
         if (col_dk_build((unsigned char *)mem + off, col_dk_bytes(h), h) == 0)
             sd->dk_off = (uint32_t)off;
     }
@@ -203,8 +200,10 @@ size_t col_support_data_used(const col_support_data *sd)
 {
     if (sd->dk_off != 0)
         return sd->dk_off + round16(col_dk_used((const unsigned char *)sd + sd->dk_off));
-    return sd->table_off + round16((size_t)6 * (size_t)sd->table_res * (size_t)sd->table_res *
-                                   sizeof(uint16_t));
+    size_t end = sd->table_off + round16((size_t)6 * (size_t)sd->table_res * (size_t)sd->table_res *
+                                         sizeof(uint16_t));
+    if (sd->tree_off != 0) end = sd->tree_off + col_stree_used((const unsigned char *)sd + sd->tree_off);
+    return end;
 }
 
 int col_support_find(const col_hull *h, const col_support_data *sd, col_vec3 d, int hint,
@@ -230,6 +229,20 @@ int col_support_find(const col_hull *h, const col_support_data *sd, col_vec3 d, 
         if (st != NULL) st->evals += 2;
     }
     return col_support_climb(h, d, start, st);
+}
+
+int col_support_exact(const col_hull *h, const col_support_data *sd, col_vec3 d, int hint,
+                      col_support_stats *st)
+{
+    if (st != NULL) st->queries++;
+    if (sd != NULL && sd->tree_off != 0 && sd->vertex_count == h->vertex_count) {
+        int visited = 0;
+        int v = col_stree_max((const unsigned char *)sd + sd->tree_off, h, d, hint, NULL, &visited);
+        if (st != NULL) st->evals += visited;
+        return v;
+    }
+    if (st != NULL) st->evals += h->vertex_count;
+    return col_support_scan(h, d);
 }
 
 int col_support_find_dk(const col_hull *h, const col_support_data *sd, col_vec3 d,

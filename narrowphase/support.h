@@ -14,7 +14,10 @@
  *   longitude table; a cube map needs no trigonometry to index and N grows with the
  *   vertex count, so a cold query starts a few edges from the answer);
  * - optionally a Dobkin-Kirkpatrick hierarchy (narrowphase/dk_hierarchy.h) for big hulls,
- *   used for cold queries only where it was measured to pay (docs/sepvec.md).
+ *   used for cold queries only where it was measured to pay (docs/sepvec.md);
+ * - col_support_exact: the exact largest computed value (a scan's), by the support tree
+ *   (narrowphase/support_tree.h) above COL_SUPPORT_SCAN_MAX vertices. A climb finds the
+ *   maximum only where the hull's graph is convex exactly; certificates use this.
  * All of it lives in one block per shape (the backend's shape data), built once when the
  * shape is created: no allocation and no global state at query time.
  * Limits: tables only for hulls of at most 65535 vertices (16-bit entries); bigger hulls
@@ -42,11 +45,9 @@ typedef struct col_support_data {
     int table_res;      /* N: cells per cube face edge (0: no table, scan the hull) */
     uint32_t table_off; /* byte offset of the uint16_t table [6 N N] */
     uint32_t dk_off;    /* byte offset of the DK hierarchy (0: none) */
-    /* Bound on how far (in units of the rounding of one dot product, DBL_EPSILON |d| r)
-     * a computed local maximum of the hill climb can fall below the true maximum: the
-     * hull's size over its shortest edge (docs/sepvec.md, "certificates"). 1 when the
-     * hull is scanned. */
-    double kappa;
+    uint32_t tree_off;  /* byte offset of the support tree (support_tree.h; 0: none, the
+                           hull is small enough to scan) */
+    uint32_t pad;
     double size;        /* largest distance of a vertex from the centroid */
 } col_support_data;
 
@@ -83,6 +84,12 @@ int col_support_scan(const col_hull *h, col_vec3 d);
  * larger (so a plateau keeps the first vertex reached). Adds its work to st (may be
  * NULL). */
 int col_support_climb(const col_hull *h, col_vec3 d, int start, col_support_stats *st);
+
+/* A vertex whose computed d.v is the largest over ALL vertices (a scan's maximum value),
+ * whatever the hull's graph: by the support tree from hint (a vertex or -1) when sd has
+ * one, else by a scan. */
+int col_support_exact(const col_hull *h, const col_support_data *sd, col_vec3 d, int hint,
+                      col_support_stats *st);
 
 /* The table's vertex for direction d (any length; 0 for d = 0). */
 int col_support_table_vertex(const col_support_data *sd, col_vec3 d);

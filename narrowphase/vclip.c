@@ -37,7 +37,9 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "lib/core/exact.h"
 #include "lib/core/vec.h"
+#include "narrowphase/certify.h"
 
 /* Results of one state test. */
 enum { VC_CONTINUE, VC_DISJOINT, VC_TOUCH, VC_PENETRATION, VC_CYCLE, VC_DONE };
@@ -649,9 +651,9 @@ static col_vec3 vc_perp(col_vec3 w, col_vec3 u)
 static int vc_try_axis(const vc_ctx *c, col_vec3 n, int sa, int sb, double d, double M, int want_distance,
                        vc_cert *best)
 {
-    double l = col_len(n);
-    if (!(l > 0.0) || !isfinite(l)) return 0;
-    n = col_scale(n, 1.0 / l);
+    /* Scaled before it is squared: an edge-edge axis u1 x u2 of a tiny shape has a squared
+     * length below the smallest double (issue 13, finding 3). */
+    if (!col_unit_robust(n, &n)) return 0;
     double maxa, minb;
     int va = col_vc_climb(&c->A, sa, n, &maxa);
     int vb = col_vc_climb(&c->B, sb, col_neg(n), &minb);
@@ -700,6 +702,28 @@ static void vc_certify(const vc_ctx *c, col_vc_feature fa, col_vc_feature fb, co
     if (fb.type == COL_VC_EDGE) VC_TRY(col_neg(vc_perp(col_sub(pa, col_vc_vert(&c->B, hb->edge_verts[2 * fb.index])), ub)));
     VC_TRY(off);
 #undef VC_TRY
+}
+
+/* The climbed gap is only as good as the climb: at a vertex whose cone is nearly a
+ * half-space (near-coplanar facets), or where the world vertices' rounding (eps of the
+ * coordinates, far from the origin) exceeds the rise along an edge, a computed local
+ * maximum sits below the global one, by up to the rounding times the number of such
+ * edges. So the axis is re-certified by a full projection of both hulls (certify.h: the
+ * local frames first, the centred world vertices when that is inconclusive), whose
+ * bound is proven; its gap is the one returned. If it does not hold, the extreme
+ * vertices of the projection (the true supports along the axis) replace the climbed
+ * ones for a restart. Returns 1 with *gap when certified (and, with want_distance,
+ * consistent with the walk's distance d). */
+static int vc_recertify(const vc_ctx *c, double d, int want_distance, vc_cert *ct, double *gap)
+{
+    col_np_gap g = col_np_certify_gap(c->A.h, c->A.x, c->B.h, c->B.x, ct->axis);
+    if (g.certified > 0.0 && (!want_distance || g.raw >= d - (VC_DIST_BOUNDS * ct->bound + VC_DIST_REL * d))) {
+        *gap = g.certified;
+        return 1;
+    }
+    ct->va = g.ia;
+    ct->vb = g.ib;
+    return 0;
 }
 
 /* ---- the query ---- */
@@ -764,11 +788,12 @@ void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa
         if (r == VC_DISJOINT) {
             double d = col_len(col_sub(pb, pa));
             vc_cert ct;
+            double cg = 0.0;
             vc_certify(&c, fa, fb, pa, pb, d, M, want_distance, &ct);
-            if (vc_cert_ok(&ct, d, want_distance)) {
+            if (vc_cert_ok(&ct, d, want_distance) && vc_recertify(&c, d, want_distance, &ct, &cg)) {
                 verdict = COL_VC_SEPARATED;
                 out->axis = ct.axis;
-                out->gap = ct.gap - ct.bound;
+                out->gap = cg;
             } else if (!(d > VC_TOUCH_BOUNDS * ct.bound0)) {
                 if (want_distance) verdict = COL_VC_TOUCHING;
                 else {

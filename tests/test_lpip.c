@@ -2,9 +2,9 @@
 /* Tests of the lpip narrow phase (narrowphase/lp_ipm.c, narrowphase/lpip.c): the
  * interior-point method on tiny LPs with known optima, its strictly feasible start (the
  * paper's dual start is not), purification, the exits of one query (cached plane,
- * centroid axis, coincident centroids, warm common point, pi4 + pi5 > 0, confirmed
- * collision), the warm start, the violator loop of the active set, the certificates,
- * the scratch-size rule of backend.h, and the randomized agreement harness
+ * centroid axis, coincident centroids decided by the LP, warm common point, pi4 + pi5 >
+ * 0, confirmed collision), the warm start, the violator loop of the active set, the
+ * certificates, the scratch-size rule of backend.h, and the randomized agreement harness
  * (tests/agreement.c) against the reference. */
 #include <stdarg.h>
 #include <stddef.h>
@@ -240,27 +240,24 @@ static void test_coincident_centroids(void **state)
     build_blob(60, 1.0, 0.7, 0.5, &a);
     build_box(0.3, 2.0, 0.2, &b);
     col_xform xa = pose(col_v3(5, 5, 5), rand_quat());
-    /* The box's centroid (its centre) on A's volume centroid: each is strictly inside
-     * its hull, so this is a collision before anything is solved (and the centroid
-     * direction would be undefined). */
+    /* The box's centroid (its centre) on A's volume centroid: the centroid direction is
+     * undefined. Two centroids within rounding of each other are no proof of a common
+     * point (far from the origin "rounding" exceeds a small shape's size: issue 13), so
+     * there is no shortcut: the LP decides, and proves the collision by weights. */
     col_vec3 ca = col_xform_point(&xa, a.centroid);
     col_xform xb = pose(ca, rand_quat());
     col_lpip_info info;
     col_np_result r = run(NULL, &a, &xa, &b, &xb, NULL, &info);
     assert_true(r.colliding);
     assert_int_equal(r.fallbacks, 0);
-    assert_int_equal(info.exit, COL_LPIP_EXIT_CENTROID);
-    assert_int_equal(info.solves, 0);
     /* Identical hull, identical pose. */
     r = run(NULL, &a, &xa, &a, &xa, NULL, &info);
     assert_true(r.colliding);
-    assert_int_equal(info.exit, COL_LPIP_EXIT_CENTROID);
-    assert_int_equal(info.iterations, 0);
-    /* Off by a little more than rounding: no shortcut, and still the right answer. */
+    assert_int_equal(r.fallbacks, 0);
+    /* Off by a little more than rounding: still the right answer. */
     xb = pose(col_add(ca, col_v3(1e-9, 0, 0)), rand_quat());
     r = run(NULL, &a, &xa, &b, &xb, NULL, &info);
     assert_true(r.colliding);
-    assert_true(info.exit != COL_LPIP_EXIT_CENTROID || info.solves > 0);
     col_hull_free(&g_alloc, &a);
     col_hull_free(&g_alloc, &b);
 }

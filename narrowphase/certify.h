@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: MIT */
+/* Separation certificates by full projection: the gap of two hulls along an axis over
+ * EVERY vertex, minus a proven bound on its rounding, for the backends whose own gap
+ * rests on hill climbs (a computed local maximum of the climb is not always the global
+ * one: docs/voronoi.md, docs/sepvec.md) or on local-frame shortcuts.
+ *
+ * The important parts:
+ * - col_np_gap_local: the cheap projection through the local frames, (R^T s).v + s.p
+ *   (five flops per vertex, no world vertex is formed); its bound covers the rounding of
+ *   the world vertices themselves, so it grows with the distance from the origin;
+ * - col_np_gap_world: the world vertices exactly as the truth computes them
+ *   (col_xform_point), projected relative to a centre point, so that the bound grows with
+ *   the pair's extent only (issue 13: small shapes far from the origin);
+ * - col_np_certify_gap: the first, then the second when the first is inconclusive.
+ * Every function returns the certified gap g (col_np_gap.certified): min over B of s.b -
+ * max over A of s.a >= g holds exactly for the world vertices and the axis s as given (no
+ * unit length assumed); g <= 0 means "not certified". The bounds are derived in
+ * certify.c. */
+#ifndef COLIBRI_NARROWPHASE_CERTIFY_H
+#define COLIBRI_NARROWPHASE_CERTIFY_H
+
+#include "lib/core/hull.h"
+#include "lib/core/vec.h"
+
+/* One certificate: certified = (raw - bound) (1 - 2 eps) when positive, else raw - bound;
+ * ia, ib the extreme vertices of A (highest) and B (lowest) along s. */
+typedef struct col_np_gap {
+    double certified, raw, bound;
+    int ia, ib;
+} col_np_gap;
+
+col_np_gap col_np_gap_local(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
+                            col_vec3 s);
+col_np_gap col_np_gap_world(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
+                            col_vec3 s);
+col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
+                              col_vec3 s);
+
+#endif
