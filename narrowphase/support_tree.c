@@ -151,6 +151,15 @@ void col_stree_build(void *mem, const col_hull *h)
     hd->node_count = b.count;
 }
 
+/* The upper bound of the computed values d.v below node x (see the top of the file). */
+static inline double stree_bound(const stree_node *x, col_vec3 d, double dl)
+{
+    double dc = d.x * x->c[0] + d.y * x->c[1] + d.z * x->c[2];
+    double rk = dl * x->k;
+    double ub = dc + rk;
+    return ub + 2.0 * DBL_EPSILON * (fabs(dc) + rk) + 4.0 * COL_UNDERFLOW_ERR;
+}
+
 int col_stree_max(const void *tree, const col_hull *h, col_vec3 d, int hint, double *value, int *nodes)
 {
     const stree_head *hd = tree;
@@ -163,16 +172,17 @@ int col_stree_max(const void *tree, const col_hull *h, col_vec3 d, int hint, dou
     int e;
     col_pow2_unit(d, &e);
     dl = ldexp(dl * (1.0 + 8.0 * DBL_EPSILON), e); /* |d|_2 from above, at any scale */
+    /* Each stacked node carries its upper bound, computed once when its parent is split,
+     * so that a node pruned meanwhile by a better value costs no more work. */
     int stack[2 * COL_STREE_MAX_DEPTH + 4], sp = 0, visited = 0;
-    stack[sp++] = 0;
+    double stub[2 * COL_STREE_MAX_DEPTH + 4];
+    stack[sp] = 0;
+    stub[sp++] = INFINITY;
     while (sp > 0) {
-        const stree_node *x = &nd[stack[--sp]];
+        --sp;
+        if (!(stub[sp] > bv)) continue;
+        const stree_node *x = &nd[stack[sp]];
         visited++;
-        double dc = d.x * x->c[0] + d.y * x->c[1] + d.z * x->c[2];
-        double rk = dl * x->k;
-        double ub = dc + rk;
-        ub += 2.0 * DBL_EPSILON * (fabs(dc) + rk) + 4.0 * COL_UNDERFLOW_ERR;
-        if (!(ub > bv)) continue;
         if (x->left < 0) {
             for (int i = x->first; i < x->first + x->count; i++) {
                 double t = col_dot(d, v[perm[i]]);
@@ -183,17 +193,24 @@ int col_stree_max(const void *tree, const col_hull *h, col_vec3 d, int hint, dou
             }
             continue;
         }
-        /* The child whose centre lies further along d first: it likely holds the maximum,
-         * which then prunes the other. */
-        const stree_node *l = &nd[x->left], *r = &nd[x->right];
-        double tl = d.x * l->c[0] + d.y * l->c[1] + d.z * l->c[2];
-        double tr = d.x * r->c[0] + d.y * r->c[1] + d.z * r->c[2];
-        if (tl >= tr) {
-            stack[sp++] = x->right;
-            stack[sp++] = x->left;
-        } else {
-            stack[sp++] = x->left;
-            stack[sp++] = x->right;
+        /* The child with the larger bound last on the stack, so it is searched first: it
+         * likely holds the maximum, which then prunes the other. */
+        double ul = stree_bound(&nd[x->left], d, dl), ur = stree_bound(&nd[x->right], d, dl);
+        int first = x->left, second = x->right;
+        double uf = ul, us = ur;
+        if (ur > ul) {
+            first = x->right;
+            second = x->left;
+            uf = ur;
+            us = ul;
+        }
+        if (us > bv) {
+            stack[sp] = second;
+            stub[sp++] = us;
+        }
+        if (uf > bv) {
+            stack[sp] = first;
+            stub[sp++] = uf;
         }
     }
     if (value != NULL) *value = bv;

@@ -27,7 +27,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 
-#define COL_STREE_LEAF 8
+#define COL_STREE_LEAF 16
 #define COL_STREE_MAX_DEPTH 48
 
 /* Bytes of the tree of hull h (a multiple of 16). */
