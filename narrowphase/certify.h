@@ -12,7 +12,11 @@
  *   (col_xform_point), projected relative to a centre point, so that the bound grows with
  *   the pair's extent only (issue 13: small shapes far from the origin);
  * - col_np_certify_gap: the first, then the second when the first is inconclusive.
- * Every function returns the certified gap g (col_np_gap.certified): min over B of s.b -
+ * - col_np_prove_overlap: the opposite certificate, that two hulls overlap with a common
+ *   interior point, for the backends whose own "colliding" holds only up to a tolerance
+ *   (lpip's common point, voronoi's penetration tests): four differences of world
+ *   vertices whose tetrahedron holds the origin strictly, proven (sphere_poly.h).
+ * The gap functions return the certified gap g (col_np_gap.certified): min over B of s.b -
  * max over A of s.a >= g holds exactly for the world vertices and the axis s as given (no
  * unit length assumed); g <= 0 means "not certified". The bounds are derived in
  * certify.c. */
@@ -35,5 +39,13 @@ col_np_gap col_np_gap_world(const col_hull *a, const col_xform *xa, const col_hu
                             col_vec3 s);
 col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
                               col_vec3 s);
+
+/* Proves that the hulls overlap (their Minkowski difference holds the origin strictly):
+ * GJK's simplex search (Gilbert, Johnson & Keerthi, IEEE J. Robotics and Automation 4(2),
+ * 1988) over differences of world vertices (col_xform_point), ended by
+ * col_origin_in_tetra's proven test. Returns 1 when proven; 0 when the pair is
+ * separated, touching within rounding, or the search found no proof in its steps: the
+ * caller then decides exactly (the reference backend). Allocates nothing. */
+int col_np_prove_overlap(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb);
 
 #endif

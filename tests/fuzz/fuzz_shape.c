@@ -113,14 +113,7 @@ static col_transform pose_from(fz_bytes *in)
     return t;
 }
 
-/* The shape's smallest box side: what "tiny" means for finding 3. */
-static double shape_size(const col_shape_info *s)
-{
-    return fmin(s->aabb_max.x - s->aabb_min.x, fmin(s->aabb_max.y - s->aabb_min.y, s->aabb_max.z - s->aabb_min.z));
-}
-
-static void query_pair(col_world *w, col_shape_id a, col_shape_id b, const col_shape_info *ia,
-                       const col_shape_info *ib, fz_bytes *in)
+static void query_pair(col_world *w, col_shape_id a, col_shape_id b, fz_bytes *in)
 {
     col_transform xa = pose_from(in), xb = pose_from(in);
     uint64_t before = col_world_hash(w);
@@ -136,32 +129,20 @@ static void query_pair(col_world *w, col_shape_id a, col_shape_id b, const col_s
         FZ_CHECK(st[0] == COL_ERR_NOT_FINITE || st[0] == COL_ERR_BAD_QUATERNION, "overlap status %d", (int)st[0]);
         return;
     }
-    /* Known findings (docs/fuzzing.md): 3, shapes below ~1e-78 fool the reference's
-     * edge axes; 2, lpip's common-point certificate has a tolerance and says "colliding"
-     * for pairs apart by less than it; 7, voronoi's penetration test holds "up to
-     * rounding" and says "colliding" for pairs apart by ~1e-16 x size. */
-    bool tiny = shape_size(ia) < 1e-70 || shape_size(ib) < 1e-70;
-    if (!(tiny && fz_skip(3)))
-        for (int k = 1; k < NBACKENDS; k++) {
-            if (backends[k] == COL_BACKEND_LPIP && hit[k] && !hit[0] && fz_skip(2)) continue;
-            if (backends[k] == COL_BACKEND_VORONOI && hit[k] && !hit[0] && fz_skip(7)) continue;
-            FZ_CHECK(hit[k] == hit[0],
-                     "%s says %d, reference %d; a at (%a %a %a) q (%a %a %a %a), b at (%a %a %a) q (%a %a %a %a)",
-                     col_backend_name(backends[k]), hit[k], hit[0], xa.p.x, xa.p.y, xa.p.z,
-                     xa.q.x, xa.q.y, xa.q.z, xa.q.w, xb.p.x, xb.p.y, xb.p.z, xb.q.x, xb.q.y, xb.q.z, xb.q.w);
-        }
+    for (int k = 1; k < NBACKENDS; k++)
+        FZ_CHECK(hit[k] == hit[0],
+                 "%s says %d, reference %d; a at (%a %a %a) q (%a %a %a %a), b at (%a %a %a) q (%a %a %a %a)",
+                 col_backend_name(backends[k]), hit[k], hit[0], xa.p.x, xa.p.y, xa.p.z, xa.q.x, xa.q.y, xa.q.z,
+                 xa.q.w, xb.p.x, xb.p.y, xb.p.z, xb.q.x, xb.q.y, xb.q.z, xb.q.w);
 
     col_distance_input din = {a, b, xa, xb};
     col_distance_output dout;
     FZ_CHECK(col_distance(w, &din, NULL, &dout) == COL_OK, "distance: %s", col_world_last_error(w));
     FZ_CHECK(isfinite(dout.distance) && dout.distance >= 0.0 && vec_finite(dout.point_a) && vec_finite(dout.point_b),
              "distance %g", dout.distance);
-    if (!(tiny && fz_skip(3))) {
-        FZ_CHECK(!(dout.outcome == COL_DISTANCE_SEPARATED && hit[0]), "distance SEPARATED (%g), reference colliding",
-                 dout.distance);
-        FZ_CHECK(!(dout.outcome == COL_DISTANCE_PENETRATING && !hit[0]) || fz_skip(7),
-                 "distance PENETRATING, reference apart");
-    }
+    FZ_CHECK(!(dout.outcome == COL_DISTANCE_SEPARATED && hit[0]), "distance SEPARATED (%g), reference colliding",
+             dout.distance);
+    FZ_CHECK(!(dout.outcome == COL_DISTANCE_PENETRATING && !hit[0]), "distance PENETRATING, reference apart");
     col_contact_input cin = {a, b, xa, xb, ldexp((double)fz_u8(in), (int8_t)fz_u8(in) / 4)};
     col_contact_output cout;
     FZ_CHECK(col_contact(w, &cin, NULL, &cout) == COL_OK, "contact: %s", col_world_last_error(w));
@@ -195,7 +176,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             n++;
         }
     for (int i = 0; i < n; i++)
-        for (int j = i; j < n; j++) query_pair(w, ids[i], ids[j], &info[i], &info[j], &in);
+        for (int j = i; j < n; j++) query_pair(w, ids[i], ids[j], &in);
     col_world_destroy(w);
     return 0;
 }
