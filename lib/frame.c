@@ -32,7 +32,7 @@ static void on_pair_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
     (void)b;
     if (user == COL_PAIR_NO_USER) return;
     col_world *w = ctx;
-    col_toc_heap_remove(&w->sleep_queue, user); /* a pair leaving the broad phase leaves the queue */
+    col_sleep_wheel_remove(&w->sleep_queue, user); /* a pair leaving the broad phase leaves the queue */
     col_pair_cache_release(w, user);
 }
 
@@ -348,7 +348,7 @@ col_status col_world_update(col_world *world)
         reserve_pairs(w, &w->ended, &w->ended_cap, w->pair_count[w->cur]) != 0 ||
         reserve_keys(w, 2 * nrec) != 0 || reserve_fresh(w, nrec) != 0 ||
         reserve_ints(w, &w->gather_counts, &w->gather_counts_cap, 4 * ((nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK)) != 0 ||
-        col_toc_heap_reserve(&w->sleep_queue, &w->alloc, w->slot_cap) != 0)
+        col_sleep_wheel_reserve(&w->sleep_queue, &w->alloc, w->slot_cap) != 0)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d pairs", nrec);
     /* 3b. inter-frame candidates and their reservations (lib/interframe.c), on request */
     if (w->def.report_interframe && col_interframe_prepare(w) != COL_OK)
@@ -361,7 +361,7 @@ col_status col_world_update(col_world *world)
     uint64_t frame = fc.frame;
     /* Sleeping pairs whose frame has come are tested again (the time-to-collision queue). */
     uint32_t due;
-    while (col_toc_heap_pop_due(&w->sleep_queue, frame, &due)) col_pair_cache_slot(w, due)->asleep = 0;
+    while (col_sleep_wheel_pop_due(&w->sleep_queue, frame, &due)) col_pair_cache_slot(w, due)->asleep = 0;
     uint8_t *result = w->pair_result;
     for (int k = 0; k < w->worker_count; k++) w->workers[k].narrow_calls = w->workers[k].box_pairs = 0;
     fc.rec = rec;
@@ -396,7 +396,7 @@ col_status col_world_update(col_world *world)
         nout += c[0];
         for (int j = 0; j < c[1]; j++) {
             uint32_t user = rec[w->fresh[lo + j]].user;
-            col_toc_heap_set(&w->sleep_queue, user, col_pair_cache_slot(w, user)->wake_frame);
+            col_sleep_wheel_set(&w->sleep_queue, user, col_pair_cache_slot(w, user)->wake_frame);
         }
         sleeping += c[2];
         woken += c[3];

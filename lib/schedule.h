@@ -2,7 +2,7 @@
 /* Time-to-collision scheduling arithmetic (Lin's survey section 7.1; I-COLLIDE; Mirtich's
  * Impulse): how far a body can have moved between two poses, and for how many frames a
  * pair at a certified gap cannot touch. The world (frame.c) applies it with the queue of
- * broadphase/toc_heap.h; docs/schedule.md gives the safety argument in full.
+ * lib/sleep_wheel.h; docs/schedule.md gives the safety argument in full.
  *
  * The important parts:
  * - col_motion_bound: an upper bound mu on the distance any hull vertex moved between two

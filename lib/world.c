@@ -105,7 +105,7 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     w->shape_ops = col_np_shape_ops_get(w->backend);
     col_id_pool_init(&w->shape_ids);
     col_id_pool_init(&w->body_ids);
-    col_toc_heap_init(&w->sleep_queue);
+    col_sleep_wheel_init(&w->sleep_queue);
     /* Slots keep the backend's cache 16-byte aligned after the header. */
     size_t header = (sizeof(col_pair_slot) + 15) & ~(size_t)15;
     w->slot_stride = header + ((w->backend->cache_size + 15) & ~(size_t)15);
@@ -151,7 +151,7 @@ void col_world_destroy(col_world *world)
     col_id_pool_destroy(&w->shape_ids, &w->alloc);
     col_id_pool_destroy(&w->body_ids, &w->alloc);
     col_pair_cache_destroy(w);
-    col_toc_heap_destroy(&w->sleep_queue, &w->alloc);
+    col_sleep_wheel_destroy(&w->sleep_queue, &w->alloc);
     col_pair_filter_destroy(w);
     col_interframe_destroy(w);
     for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, w->pairs[k], (size_t)w->pair_cap[k] * sizeof(col_pair));

@@ -14,7 +14,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/id_pool.h"
 #include "broadphase/sap.h"
-#include "broadphase/toc_heap.h"
+#include "lib/sleep_wheel.h"
 #include "lib/core/vec.h"
 #include "lib/parallel.h"
 #include "narrowphase/backend.h"
@@ -99,7 +99,7 @@ struct col_world {
     int static_count;
 
     struct col_sap *sap;
-    col_toc_heap sleep_queue; /* sleeping pairs' cache slots keyed by wake frame (frame.c) */
+    col_sleep_wheel sleep_queue; /* sleeping pairs' cache slots keyed by wake frame (frame.c) */
 
     /* pair cache slots (pair_cache.c) */
     unsigned char *slots;

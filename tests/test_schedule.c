@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The time-to-collision schedule (lib/schedule.c, broadphase/toc_heap.c, lib/frame.c;
+/* The time-to-collision schedule (lib/schedule.c, lib/sleep_wheel.c, lib/frame.c;
  * Lin's survey section 7.1, I-COLLIDE, Mirtich's Impulse).
  * - Motion bounds: col_motion_bound is never below the true largest vertex displacement
  *   (checked on random poses against the hull's actual world vertices), is exact zero for

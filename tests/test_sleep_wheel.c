@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The time-to-collision queue (broadphase/toc_heap.c, a timing wheel; Lin's survey
+/* The time-to-collision queue (lib/sleep_wheel.c, a timing wheel; Lin's survey
  * section 7.1, I-COLLIDE, Mirtich's Impulse): pop order by key, ties in queueing order,
  * re-keys across the wheel and the overflow, removal, keys in the drained past, cursor
  * jumps, allocation-free operation after reserve, and a clean failure of reserve.
@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase/toc_heap.h"
+#include "lib/sleep_wheel.h"
 #include "lib/core/alloc.h"
 #include "tests/test_util.h"
 
@@ -31,11 +31,11 @@ static void init_alloc(col_alloc *a, counting_alloc *c)
 static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
 
 /* Drains everything due at now into out[] (at most max); returns how many. */
-static int drain(col_toc_heap *h, uint64_t now, uint32_t *out, int max)
+static int drain(col_sleep_wheel *h, uint64_t now, uint32_t *out, int max)
 {
     int n = 0;
     uint32_t id;
-    while (col_toc_heap_pop_due(h, now, &id)) {
+    while (col_sleep_wheel_pop_due(h, now, &id)) {
         assert_true(n < max);
         out[n++] = id;
     }
@@ -48,21 +48,21 @@ static void test_empty(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
     uint32_t id = 7;
-    assert_false(col_toc_heap_pop_due(&h, 0, &id));
-    assert_false(col_toc_heap_pop_due(&h, 1000000, &id));
+    assert_false(col_sleep_wheel_pop_due(&h, 0, &id));
+    assert_false(col_sleep_wheel_pop_due(&h, 1000000, &id));
     assert_int_equal(id, 7);
-    assert_false(col_toc_heap_contains(&h, 0, NULL));
-    assert_false(col_toc_heap_remove(&h, 3));
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 10), 0);
-    assert_false(col_toc_heap_contains(&h, 9, NULL));
-    assert_false(col_toc_heap_remove(&h, 9));
-    assert_false(col_toc_heap_remove(&h, (uint32_t)h.cap)); /* beyond the capacity */
-    assert_int_equal(col_toc_heap_count(&h), 0);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, -1), -1);
-    col_toc_heap_destroy(&h, &a);
+    assert_false(col_sleep_wheel_contains(&h, 0, NULL));
+    assert_false(col_sleep_wheel_remove(&h, 3));
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 10), 0);
+    assert_false(col_sleep_wheel_contains(&h, 9, NULL));
+    assert_false(col_sleep_wheel_remove(&h, 9));
+    assert_false(col_sleep_wheel_remove(&h, (uint32_t)h.cap)); /* beyond the capacity */
+    assert_int_equal(col_sleep_wheel_count(&h), 0);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, -1), -1);
+    col_sleep_wheel_destroy(&h, &a);
     assert_int_equal(c.allocs, c.frees);
     assert_int_equal(a.bytes, 0);
 }
@@ -74,14 +74,14 @@ static void test_order_by_key(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 16), 0);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 16), 0);
     const uint64_t keys[10] = {5, 1, 64, 63, 65, 200, 129, 3, 1u << 24, 128};
-    for (uint32_t i = 0; i < 10; i++) col_toc_heap_set(&h, i, keys[i]);
-    assert_int_equal(col_toc_heap_count(&h), 10);
+    for (uint32_t i = 0; i < 10; i++) col_sleep_wheel_set(&h, i, keys[i]);
+    assert_int_equal(col_sleep_wheel_count(&h), 10);
     uint64_t k = 0;
-    assert_true(col_toc_heap_contains(&h, 8, &k));
+    assert_true(col_sleep_wheel_contains(&h, 8, &k));
     assert_int_equal(k, 1u << 24);
     uint32_t got[16];
     /* nothing is due at frame 0 */
@@ -98,11 +98,11 @@ static void test_order_by_key(void **state)
         }
         /* everything still queued is later than now */
         for (uint32_t i = 0; i < 10; i++)
-            if (col_toc_heap_contains(&h, i, &k)) assert_true(k > now);
+            if (col_sleep_wheel_contains(&h, i, &k)) assert_true(k > now);
     }
     assert_int_equal(next, 10);
-    assert_int_equal(col_toc_heap_count(&h), 0);
-    col_toc_heap_destroy(&h, &a);
+    assert_int_equal(col_sleep_wheel_count(&h), 0);
+    col_sleep_wheel_destroy(&h, &a);
 }
 
 /* Equal keys pop in queueing order, whether queued straight into the wheel or through the
@@ -113,24 +113,24 @@ static void test_ties(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 16), 0);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 16), 0);
     uint32_t got[16];
     /* at cursor 0: 9 and 4 with key 100 go to the overflow */
-    col_toc_heap_set(&h, 9, 100);
-    col_toc_heap_set(&h, 4, 100);
+    col_sleep_wheel_set(&h, 9, 100);
+    col_sleep_wheel_set(&h, 4, 100);
     assert_int_equal(drain(&h, 50, got, 16), 0);
     /* at cursor 51: key 100 is within a wheel's reach: straight into the wheel */
-    col_toc_heap_set(&h, 2, 100);
-    col_toc_heap_set(&h, 11, 100);
-    col_toc_heap_set(&h, 0, 100);
-    col_toc_heap_set(&h, 11, 100); /* re-queued: now last */
+    col_sleep_wheel_set(&h, 2, 100);
+    col_sleep_wheel_set(&h, 11, 100);
+    col_sleep_wheel_set(&h, 0, 100);
+    col_sleep_wheel_set(&h, 11, 100); /* re-queued: now last */
     assert_int_equal(drain(&h, 99, got, 16), 0);
     assert_int_equal(drain(&h, 100, got, 16), 5);
     const uint32_t want[5] = {9, 4, 2, 0, 11};
     for (int j = 0; j < 5; j++) assert_int_equal(got[j], want[j]);
-    col_toc_heap_destroy(&h, &a);
+    col_sleep_wheel_destroy(&h, &a);
 }
 
 /* Re-keys move entries between wheel lists and the overflow both ways; removed entries
@@ -141,36 +141,36 @@ static void test_update_and_remove(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 8), 0);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 8), 0);
     uint32_t got[8];
-    col_toc_heap_set(&h, 0, 10);
-    col_toc_heap_set(&h, 1, 500);
-    col_toc_heap_set(&h, 2, 20);
-    col_toc_heap_set(&h, 3, 30);
-    col_toc_heap_set(&h, 0, 700);  /* wheel -> overflow, later */
-    col_toc_heap_set(&h, 1, 5);    /* overflow -> wheel, earlier */
-    col_toc_heap_set(&h, 2, 19);   /* within the wheel */
-    assert_true(col_toc_heap_remove(&h, 3));
-    assert_false(col_toc_heap_remove(&h, 3));
-    assert_false(col_toc_heap_contains(&h, 3, NULL));
-    assert_int_equal(col_toc_heap_count(&h), 3);
+    col_sleep_wheel_set(&h, 0, 10);
+    col_sleep_wheel_set(&h, 1, 500);
+    col_sleep_wheel_set(&h, 2, 20);
+    col_sleep_wheel_set(&h, 3, 30);
+    col_sleep_wheel_set(&h, 0, 700);  /* wheel -> overflow, later */
+    col_sleep_wheel_set(&h, 1, 5);    /* overflow -> wheel, earlier */
+    col_sleep_wheel_set(&h, 2, 19);   /* within the wheel */
+    assert_true(col_sleep_wheel_remove(&h, 3));
+    assert_false(col_sleep_wheel_remove(&h, 3));
+    assert_false(col_sleep_wheel_contains(&h, 3, NULL));
+    assert_int_equal(col_sleep_wheel_count(&h), 3);
     assert_int_equal(drain(&h, 4, got, 8), 0);
     assert_int_equal(drain(&h, 5, got, 8), 1);
     assert_int_equal(got[0], 1);
     assert_int_equal(drain(&h, 100, got, 8), 1);
     assert_int_equal(got[0], 2);
     /* a due entry removed before the drain does not pop */
-    col_toc_heap_set(&h, 5, 150);
-    col_toc_heap_set(&h, 6, 150);
-    assert_true(col_toc_heap_remove(&h, 5));
+    col_sleep_wheel_set(&h, 5, 150);
+    col_sleep_wheel_set(&h, 6, 150);
+    assert_true(col_sleep_wheel_remove(&h, 5));
     assert_int_equal(drain(&h, 699, got, 8), 1);
     assert_int_equal(got[0], 6);
     assert_int_equal(drain(&h, 700, got, 8), 1);
     assert_int_equal(got[0], 0);
-    assert_int_equal(col_toc_heap_count(&h), 0);
-    col_toc_heap_destroy(&h, &a);
+    assert_int_equal(col_sleep_wheel_count(&h), 0);
+    col_sleep_wheel_destroy(&h, &a);
 }
 
 /* A key in the drained past is due at the next drain, even for an earlier now; its key
@@ -182,26 +182,26 @@ static void test_past_keys_and_jumps(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 8), 0);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 8), 0);
     uint32_t got[8];
     assert_int_equal(drain(&h, 1000, got, 8), 0); /* cursor 1001 */
-    col_toc_heap_set(&h, 3, 7);
+    col_sleep_wheel_set(&h, 3, 7);
     uint64_t k = 0;
-    assert_true(col_toc_heap_contains(&h, 3, &k));
+    assert_true(col_sleep_wheel_contains(&h, 3, &k));
     assert_int_equal(k, 7);
     assert_int_equal(drain(&h, 1001, got, 8), 1);
     assert_int_equal(got[0], 3);
-    col_toc_heap_set(&h, 1, 5000000000ULL);
-    col_toc_heap_set(&h, 2, 4000000000ULL);
+    col_sleep_wheel_set(&h, 1, 5000000000ULL);
+    col_sleep_wheel_set(&h, 2, 4000000000ULL);
     assert_int_equal(drain(&h, 3999999999ULL, got, 8), 0);
-    assert_int_equal(col_toc_heap_count(&h), 2);
+    assert_int_equal(col_sleep_wheel_count(&h), 2);
     assert_int_equal(drain(&h, 4000000000ULL, got, 8), 1);
     assert_int_equal(got[0], 2);
     assert_int_equal(drain(&h, 6000000000ULL, got, 8), 1);
     assert_int_equal(got[0], 1);
-    col_toc_heap_destroy(&h, &a);
+    col_sleep_wheel_destroy(&h, &a);
 }
 
 /* Random operations against the array oracle; keys up to a few turns ahead, some far,
@@ -214,9 +214,9 @@ static void test_random_vs_oracle(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, N), 0);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, N), 0);
     bool queued[N] = {false};
     uint64_t key[N], eff[N], seq[N], next_seq = 0, cursor = 0;
     uint32_t got[N], want[N];
@@ -229,26 +229,26 @@ static void test_random_vs_oracle(void **state)
             if (r < 70) {
                 uint64_t k;
                 uint32_t kind = rng_below(100);
-                if (kind < 70) k = cursor + rng_below(2 * COL_TOC_WHEEL);
+                if (kind < 70) k = cursor + rng_below(2 * COL_SLEEP_WHEEL_FRAMES);
                 else if (kind < 90) k = cursor + rng_below(5000);
                 else if (kind < 95) k = cursor > 10 ? cursor - 1 - rng_below(10) : cursor;
                 else k = cursor + (1u << 22) + rng_below(1000);
-                col_toc_heap_set(&h, id, k);
+                col_sleep_wheel_set(&h, id, k);
                 queued[id] = true;
                 key[id] = k;
                 eff[id] = k < cursor ? cursor : k;
                 seq[id] = next_seq++;
             } else {
-                assert_int_equal(col_toc_heap_remove(&h, id), queued[id]);
+                assert_int_equal(col_sleep_wheel_remove(&h, id), queued[id]);
                 queued[id] = false;
             }
         }
         int count = 0;
         for (int i = 0; i < N; i++) count += queued[i];
-        assert_int_equal(col_toc_heap_count(&h), count);
+        assert_int_equal(col_sleep_wheel_count(&h), count);
         for (uint32_t i = 0; i < N; i++) {
             uint64_t k = 0;
-            assert_int_equal(col_toc_heap_contains(&h, i, &k), queued[i]);
+            assert_int_equal(col_sleep_wheel_contains(&h, i, &k), queued[i]);
             if (queued[i]) assert_int_equal(k, key[i]);
         }
         uint64_t now = cursor + (rng_below(4) == 0 ? rng_below(300) : rng_below(3));
@@ -274,7 +274,7 @@ static void test_random_vs_oracle(void **state)
     }
     /* the generator's mix exercised the queue: a fair share of entries popped */
     assert_true(popped_total > 5000);
-    col_toc_heap_destroy(&h, &a);
+    col_sleep_wheel_destroy(&h, &a);
     assert_int_equal(c.allocs, c.frees);
 }
 
@@ -286,9 +286,9 @@ static void test_allocation_free(void **state)
     col_alloc a;
     counting_alloc c;
     init_alloc(&a, &c);
-    col_toc_heap h;
-    col_toc_heap_init(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 1000), 0);
+    col_sleep_wheel h;
+    col_sleep_wheel_init(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 1000), 0);
     long before = c.allocs + c.frees;
     rng_seed(42, __func__);
     uint64_t now = 0;
@@ -296,42 +296,42 @@ static void test_allocation_free(void **state)
     for (int round = 0; round < 2000; round++) {
         for (int o = 0; o < 50; o++) {
             uint32_t id = rng_below(1000);
-            if (rng_below(4) == 0) col_toc_heap_remove(&h, id);
-            else col_toc_heap_set(&h, id, now + 1 + rng_below(200));
+            if (rng_below(4) == 0) col_sleep_wheel_remove(&h, id);
+            else col_sleep_wheel_set(&h, id, now + 1 + rng_below(200));
         }
         now += 1 + rng_below(3);
         drain(&h, now, got, 1000);
     }
     assert_int_equal(c.allocs + c.frees, before);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 1000), 0); /* no growth needed */
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 1000), 0); /* no growth needed */
     assert_int_equal(c.allocs + c.frees, before);
 
     /* growth keeps what is queued */
-    col_toc_heap_set(&h, 999, now + 10);
-    col_toc_heap_set(&h, 5, now + 500);
-    int count = col_toc_heap_count(&h);
-    assert_int_equal(col_toc_heap_reserve(&h, &a, 5000), 0);
-    assert_int_equal(col_toc_heap_count(&h), count);
+    col_sleep_wheel_set(&h, 999, now + 10);
+    col_sleep_wheel_set(&h, 5, now + 500);
+    int count = col_sleep_wheel_count(&h);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, 5000), 0);
+    assert_int_equal(col_sleep_wheel_count(&h), count);
     uint64_t k = 0;
-    assert_true(col_toc_heap_contains(&h, 999, &k));
+    assert_true(col_sleep_wheel_contains(&h, 999, &k));
     assert_int_equal(k, now + 10);
-    assert_false(col_toc_heap_contains(&h, 4999, NULL));
-    col_toc_heap_set(&h, 4999, now + 1);
+    assert_false(col_sleep_wheel_contains(&h, 4999, NULL));
+    col_sleep_wheel_set(&h, 4999, now + 1);
     int due = drain(&h, now + 1, got, 1000); /* 4999 was queued last for its frame */
     assert_true(due >= 1);
     assert_int_equal(got[due - 1], 4999);
-    count = col_toc_heap_count(&h);
+    count = col_sleep_wheel_count(&h);
 
     /* a failed reserve leaves the queue as it was */
     int cap = h.cap;
     c.limit = true; /* every allocation fails */
-    assert_int_equal(col_toc_heap_reserve(&h, &a, cap + 1), -1);
+    assert_int_equal(col_sleep_wheel_reserve(&h, &a, cap + 1), -1);
     c.limit = false;
     assert_int_equal(h.cap, cap);
-    assert_int_equal(col_toc_heap_count(&h), count);
-    assert_true(col_toc_heap_contains(&h, 5, &k));
+    assert_int_equal(col_sleep_wheel_count(&h), count);
+    assert_true(col_sleep_wheel_contains(&h, 5, &k));
     assert_int_equal(k, now + 500);
-    col_toc_heap_destroy(&h, &a);
+    col_sleep_wheel_destroy(&h, &a);
     assert_int_equal(c.allocs, c.frees);
     assert_int_equal(a.bytes, 0);
 }
