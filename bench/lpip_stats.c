@@ -156,7 +156,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < nrec; i++) {
             const col_bp_pair *r = &rec[i];
             if (r->user == COL_PAIR_NO_USER) continue;
-            const col_pair_slot *slot = col_pair_cache_slot(w, r->user);
+            const col_pair_slot *slot = col_pair_cache_slot(&w->pair_cache, r->user);
             if (slot->tested_frame != w->frame) continue;
             if ((int)r->user >= ccap) {
                 int ncap = ccap > 0 ? 2 * ccap : 1024;

@@ -25,6 +25,7 @@
 #include <stddef.h>
 
 #include "lib/core/alloc.h"
+#include "lib/core/array.h"
 #include "lib/core/hash.h"
 
 #define COL_PAIR_SENTINEL_KEY UINT64_MAX
@@ -45,13 +46,16 @@ typedef struct col_pair_chunk {
     col_pair_entry entries[];
 } col_pair_chunk;
 
+COL_ARRAY_DEFINE(col_bp_pair_array, col_bp_pair)
+COL_ARRAY_DEFINE(col_entry_ptr_array, col_pair_entry *)
+
 struct col_pair_set {
     col_alloc *alloc;
     col_pair_entry *head; /* uthash head; always &sentinel (added first, never deleted) */
     col_pair_entry sentinel;
-    col_bp_pair *pairs;       /* dense records */
-    col_pair_entry **entries; /* entries[i] is the hash entry of pairs[i] */
-    int count, pairs_cap, entries_cap;
+    col_bp_pair_array pairs;   /* dense records (count: count) */
+    col_entry_ptr_array entries; /* entries.data[i] is the hash entry of pairs.data[i] */
+    int count;
     col_pair_entry *free_list;
     col_pair_chunk *chunks;
     int pool_size; /* entries allocated in all chunks */
@@ -92,12 +96,9 @@ static int pool_grow(col_pair_set *set, int n)
  * contents are unchanged (only capacities may have grown). */
 static int ensure_capacity(col_pair_set *set, int need)
 {
-    void *p = set->pairs;
-    if (col_array_reserve(set->alloc, &p, &set->pairs_cap, need, sizeof(col_bp_pair)) != 0) return -1;
-    set->pairs = p;
-    p = set->entries;
-    if (col_array_reserve(set->alloc, &p, &set->entries_cap, need, sizeof(col_pair_entry *)) != 0) return -1;
-    set->entries = p;
+    if (col_bp_pair_array_reserve(set->alloc, &set->pairs, need) != 0 ||
+        col_entry_ptr_array_reserve(set->alloc, &set->entries, need) != 0)
+        return -1;
     if (set->pool_size < need) {
         /* Chunks at least double the pool, so growth is amortised O(1) per add. */
         int grow = need - set->pool_size;
@@ -137,10 +138,8 @@ void col_pair_set_destroy(col_pair_set *set)
         set->chunks = c->next;
         col_free_bytes(set->alloc, c, c->bytes);
     }
-    void *p = set->pairs;
-    col_array_free(set->alloc, &p, &set->pairs_cap, sizeof(col_bp_pair));
-    p = set->entries;
-    col_array_free(set->alloc, &p, &set->entries_cap, sizeof(col_pair_entry *));
+    col_bp_pair_array_free(set->alloc, &set->pairs);
+    col_entry_ptr_array_free(set->alloc, &set->entries);
     col_free_bytes(col_hash_alloc_, set, sizeof *set);
 }
 
@@ -167,12 +166,12 @@ int col_pair_set_add(col_pair_set *set, uint32_t a, uint32_t b)
         set->free_list = e;
         return -1;
     }
-    col_bp_pair *r = &set->pairs[set->count];
+    col_bp_pair *r = &set->pairs.data[set->count];
     r->a = (uint32_t)(key >> 32);
     r->b = (uint32_t)key;
     r->user = COL_PAIR_NO_USER;
     r->mark = 0;
-    set->entries[set->count] = e;
+    set->entries.data[set->count] = e;
     set->count++;
     return 1;
 }
@@ -182,15 +181,15 @@ void col_pair_set_remove_at(col_pair_set *set, int i)
     assert(i >= 0 && i < set->count);
     if (i < 0 || i >= set->count) return;
     col_alloc *col_hash_alloc_ = set->alloc;
-    col_pair_entry *e = set->entries[i];
+    col_pair_entry *e = set->entries.data[i];
     HASH_DELETE(hh, set->head, e);
     e->u.next_free = set->free_list;
     set->free_list = e;
     int last = --set->count;
     if (i != last) {
-        set->pairs[i] = set->pairs[last];
-        set->entries[i] = set->entries[last];
-        set->entries[i]->u.index = i;
+        set->pairs.data[i] = set->pairs.data[last];
+        set->entries.data[i] = set->entries.data[last];
+        set->entries.data[i]->u.index = i;
     }
 }
 
@@ -200,7 +199,7 @@ int col_pair_set_remove(col_pair_set *set, uint32_t a, uint32_t b, uint32_t *use
     col_pair_entry *e = find_entry(set, pair_key(a, b));
     if (e == NULL) return 0;
     int i = e->u.index;
-    if (user != NULL) *user = set->pairs[i].user;
+    if (user != NULL) *user = set->pairs.data[i].user;
     col_pair_set_remove_at(set, i);
     return 1;
 }
@@ -217,13 +216,13 @@ col_bp_pair *col_pair_set_find(col_pair_set *set, uint32_t a, uint32_t b)
 {
     if (a == b) return NULL;
     col_pair_entry *e = find_entry(set, pair_key(a, b));
-    return e != NULL ? &set->pairs[e->u.index] : NULL;
+    return e != NULL ? &set->pairs.data[e->u.index] : NULL;
 }
 
 col_bp_pair *col_pair_set_records(col_pair_set *set, int *count)
 {
     if (count != NULL) *count = set->count;
-    return set->pairs;
+    return set->pairs.data;
 }
 
 int col_pair_set_count(const col_pair_set *set) { return set->count; }

@@ -86,6 +86,7 @@
 
 #include "broadphase/pair_set.h"
 #include "lib/core/alloc.h"
+#include "lib/core/array.h"
 
 /* The few-inserts threshold. The 2k endpoints of k new proxies each travel about half of
  * an axis array, so the incremental path costs about 2 k n swap steps per axis for n
@@ -162,49 +163,49 @@ typedef struct col_sap_active {
     uint32_t p, is_static;
 } col_sap_active;
 
+COL_ARRAY_DEFINE(col_sap_item_array, col_sap_item)
+COL_ARRAY_DEFINE(col_sap_ep_array, col_sap_ep)
+COL_ARRAY_DEFINE(col_sap_fbox_array, col_sap_fbox)
+COL_ARRAY_DEFINE(col_sap_active_array, col_sap_active)
+
 struct col_sap {
     col_alloc *alloc;
     col_pair_set *pairs;
 
     /* Per proxy, indexed by proxy number; nslots are initialised. */
-    col_sap_fbox *boxes;
-    uint8_t *info; /* state | flags */
-    int *active_pos;
-    int boxes_cap, info_cap, active_pos_cap, nslots;
+    col_sap_fbox_array boxes;
+    col_u8_array info; /* state | flags */
+    col_int_array active_pos;
+    int nslots;
     /* The boxes of the last update: old_boxes[p] == boxes[p] unless p moved since (then
      * old_boxes[p] was saved by its first move); sync_items restores the equality after
      * the passes, for the moved proxies only. Kept per proxy rather than saved from the
      * endpoints by the refresh pass, whose items (one per axis segment) would then write
      * the three coordinates of one box from three threads: false sharing that kept the
      * refresh from scaling at all (0.36 ms on 1 worker, 0.31 on 2, dense10k). */
-    col_sap_fbox *old_boxes;
-    int old_boxes_cap;
+    col_sap_fbox_array old_boxes;
 
     /* The incremental passes' items (segments of the three axes, then one fix-up per
      * axis) with the events they record, applied afterwards in item order; run on the
      * owner's workers through run (NULL: in order on the calling thread). */
     col_sap_run_fn *run;
     void *run_ctx;
-    struct col_sap_item *items;
-    int items_cap;
+    col_sap_item_array items;
     uint64_t *events;        /* event_chunk_cap chunks of COL_SAP_CHUNK events */
     int *chunk_next, *chunk_len;
     int event_chunk_cap;
     atomic_int chunks_used;
 
     /* Endpoints: ep_count per axis (2 per proxy in the arrays). */
-    col_sap_ep *axis[3];
-    int axis_cap[3];
+    col_sap_ep_array axis[3];
     int ep_count;
 
     /* Scratch that persists: merge-sort buffer and active list of the rebuild. */
-    col_sap_ep *scratch;
-    int scratch_cap;
-    struct col_sap_active *active;
-    int active_cap;
+    col_sap_ep_array scratch;
+    col_sap_active_array active;
 
-    uint32_t *queue; /* proxies inserted since the last update */
-    int queue_len, queue_cap;
+    col_u32_array queue; /* proxies inserted since the last update (count: queue_len) */
+    int queue_len;
 
     int proxy_count; /* registered and not removed (the caller's view) */
     int removing;    /* proxies in state REMOVING */
@@ -275,16 +276,16 @@ static inline void fbox_to_aabb(const col_sap_fbox *in, col_aabb *out)
 /* An index, not a choice: a branch on the kind would be a coin flip per endpoint. */
 static inline float ep_value(const col_sap_fbox *b, int axis, uint32_t is_max) { return b->lim[is_max][axis]; }
 
-static inline int state_of(const col_sap *sap, uint32_t p) { return sap->info[p] & COL_SAP_STATE_MASK; }
+static inline int state_of(const col_sap *sap, uint32_t p) { return sap->info.data[p] & COL_SAP_STATE_MASK; }
 
 static inline void set_state(col_sap *sap, uint32_t p, int s)
 {
-    sap->info[p] = (uint8_t)((sap->info[p] & ~COL_SAP_STATE_MASK) | s);
+    sap->info.data[p] = (uint8_t)((sap->info.data[p] & ~COL_SAP_STATE_MASK) | s);
 }
 
 static inline int both_static(const col_sap *sap, uint32_t p, uint32_t q)
 {
-    return (sap->info[p] & sap->info[q] & COL_SAP_STATIC) != 0;
+    return (sap->info.data[p] & sap->info.data[q] & COL_SAP_STATIC) != 0;
 }
 
 /* Closed-interval overlap on all three axes (touching boxes overlap). */
@@ -319,45 +320,21 @@ static inline int ep_total_less(const col_sap_ep *a, const col_sap_ep *b)
     return a->data < b->data;
 }
 
-static int reserve_eps(col_alloc *a, col_sap_ep **data, int *cap, int need)
-{
-    void *p = *data;
-    if (col_array_reserve(a, &p, cap, need, sizeof(col_sap_ep)) != 0) return -1;
-    *data = p;
-    return 0;
-}
-
-static int reserve_u32(col_alloc *a, uint32_t **data, int *cap, int need)
-{
-    void *p = *data;
-    if (col_array_reserve(a, &p, cap, need, sizeof(uint32_t)) != 0) return -1;
-    *data = p;
-    return 0;
-}
-
 /* Makes proxies 0..p addressable; new slots are FREE. Nothing changes on failure. */
 static int ensure_slot(col_sap *sap, uint32_t p)
 {
     if (p >= 0x7fffffffu) return -1;
     int need = (int)p + 1;
     if (need <= sap->nslots) return 0;
-    void *d = sap->boxes;
-    if (col_array_reserve(sap->alloc, &d, &sap->boxes_cap, need, sizeof(col_sap_fbox)) != 0) return -1;
-    sap->boxes = d;
-    d = sap->old_boxes;
-    if (col_array_reserve(sap->alloc, &d, &sap->old_boxes_cap, need, sizeof(col_sap_fbox)) != 0) return -1;
-    sap->old_boxes = d;
-    d = sap->info;
-    if (col_array_reserve(sap->alloc, &d, &sap->info_cap, need, sizeof(uint8_t)) != 0) return -1;
-    sap->info = d;
-    d = sap->active_pos;
-    if (col_array_reserve(sap->alloc, &d, &sap->active_pos_cap, need, sizeof(int)) != 0) return -1;
-    sap->active_pos = d;
+    if (col_sap_fbox_array_reserve(sap->alloc, &sap->boxes, need) != 0 ||
+        col_sap_fbox_array_reserve(sap->alloc, &sap->old_boxes, need) != 0 ||
+        col_u8_array_reserve(sap->alloc, &sap->info, need) != 0 || col_int_array_reserve(sap->alloc, &sap->active_pos, need) != 0)
+        return -1;
     size_t n = (size_t)(need - sap->nslots);
-    memset(sap->boxes + sap->nslots, 0, n * sizeof(col_sap_fbox));
-    memset(sap->old_boxes + sap->nslots, 0, n * sizeof(col_sap_fbox)); /* read (masked) by sort_range */
-    memset(sap->info + sap->nslots, 0, n);
-    memset(sap->active_pos + sap->nslots, 0, n * sizeof(int));
+    memset(sap->boxes.data + sap->nslots, 0, n * sizeof(col_sap_fbox));
+    memset(sap->old_boxes.data + sap->nslots, 0, n * sizeof(col_sap_fbox)); /* read (masked) by sort_range */
+    memset(sap->info.data + sap->nslots, 0, n);
+    memset(sap->active_pos.data + sap->nslots, 0, n * sizeof(int));
     sap->nslots = need;
     return 0;
 }
@@ -382,18 +359,18 @@ void col_sap_destroy(col_sap *sap)
     if (sap == NULL) return;
     col_alloc *a = sap->alloc;
     col_pair_set_destroy(sap->pairs);
-    col_free_bytes(a, sap->boxes, (size_t)sap->boxes_cap * sizeof(col_sap_fbox));
-    col_free_bytes(a, sap->old_boxes, (size_t)sap->old_boxes_cap * sizeof(col_sap_fbox));
-    col_free_bytes(a, sap->items, (size_t)sap->items_cap * sizeof(struct col_sap_item));
+    col_sap_fbox_array_free(a, &sap->boxes);
+    col_sap_fbox_array_free(a, &sap->old_boxes);
+    col_sap_item_array_free(a, &sap->items);
     col_free_bytes(a, sap->events, (size_t)sap->event_chunk_cap * COL_SAP_CHUNK * sizeof(uint64_t));
     col_free_bytes(a, sap->chunk_next, (size_t)sap->event_chunk_cap * sizeof(int));
     col_free_bytes(a, sap->chunk_len, (size_t)sap->event_chunk_cap * sizeof(int));
-    col_free_bytes(a, sap->info, (size_t)sap->info_cap * sizeof(uint8_t));
-    col_free_bytes(a, sap->active_pos, (size_t)sap->active_pos_cap * sizeof(int));
-    for (int k = 0; k < 3; k++) col_free_bytes(a, sap->axis[k], (size_t)sap->axis_cap[k] * sizeof(col_sap_ep));
-    col_free_bytes(a, sap->scratch, (size_t)sap->scratch_cap * sizeof(col_sap_ep));
-    col_free_bytes(a, sap->active, (size_t)sap->active_cap * sizeof(col_sap_active));
-    col_free_bytes(a, sap->queue, (size_t)sap->queue_cap * sizeof(uint32_t));
+    col_u8_array_free(a, &sap->info);
+    col_int_array_free(a, &sap->active_pos);
+    for (int k = 0; k < 3; k++) col_sap_ep_array_free(a, &sap->axis[k]);
+    col_sap_ep_array_free(a, &sap->scratch);
+    col_sap_active_array_free(a, &sap->active);
+    col_u32_array_free(a, &sap->queue);
     col_free_bytes(a, sap, sizeof *sap);
 }
 
@@ -404,13 +381,13 @@ int col_sap_insert(col_sap *sap, uint32_t p, const col_aabb *box, bool is_static
     assert(state_of(sap, p) == COL_SAP_FREE);
     if (state_of(sap, p) != COL_SAP_FREE) return -1;
     /* An insert cancelled by a remove before the update is still queued: reuse it. */
-    if (!(sap->info[p] & COL_SAP_QUEUED)) {
-        if (reserve_u32(sap->alloc, &sap->queue, &sap->queue_cap, sap->queue_len + 1) != 0) return -1;
-        sap->queue[sap->queue_len++] = p;
+    if (!(sap->info.data[p] & COL_SAP_QUEUED)) {
+        if (col_u32_array_reserve(sap->alloc, &sap->queue, sap->queue_len + 1) != 0) return -1;
+        sap->queue.data[sap->queue_len++] = p;
     }
-    round_box(box, &sap->boxes[p]);
-    sap->old_boxes[p] = sap->boxes[p];
-    sap->info[p] = (uint8_t)(COL_SAP_INSERTING | COL_SAP_QUEUED | (is_static ? COL_SAP_STATIC : 0));
+    round_box(box, &sap->boxes.data[p]);
+    sap->old_boxes.data[p] = sap->boxes.data[p];
+    sap->info.data[p] = (uint8_t)(COL_SAP_INSERTING | COL_SAP_QUEUED | (is_static ? COL_SAP_STATIC : 0));
     sap->proxy_count++;
     return 0;
 }
@@ -432,11 +409,11 @@ void col_sap_move_concurrent(col_sap *sap, uint32_t p, const col_aabb *box)
      * new value reaches the endpoints at the next update (refresh pass); the box is
      * stored now because the overlap tests of that update read the final boxes. Writes
      * only proxy p's box, old box and flag byte, so distinct proxies may move at once. */
-    if (!(sap->info[p] & COL_SAP_MOVED)) {
-        sap->old_boxes[p] = sap->boxes[p];
-        sap->info[p] |= COL_SAP_MOVED;
+    if (!(sap->info.data[p] & COL_SAP_MOVED)) {
+        sap->old_boxes.data[p] = sap->boxes.data[p];
+        sap->info.data[p] |= COL_SAP_MOVED;
     }
-    round_box(box, &sap->boxes[p]);
+    round_box(box, &sap->boxes.data[p]);
 }
 
 void col_sap_note_moves(col_sap *sap) { sap->moved = 1; }
@@ -464,7 +441,7 @@ int col_sap_proxy_count(const col_sap *sap) { return sap->proxy_count; }
 bool col_sap_box(const col_sap *sap, uint32_t p, col_aabb *out)
 {
     if ((int64_t)p >= sap->nslots || state_of(sap, p) == COL_SAP_FREE) return false;
-    fbox_to_aabb(&sap->boxes[p], out);
+    fbox_to_aabb(&sap->boxes.data[p], out);
     return true;
 }
 
@@ -504,14 +481,14 @@ static void apply_removals(col_sap *sap, col_sap_pair_removed_fn removed, void *
     }
     int n = 0;
     for (int k = 0; k < 3; k++) {
-        col_sap_ep *ep = sap->axis[k];
+        col_sap_ep *ep = sap->axis[k].data;
         n = 0;
         for (int i = 0; i < sap->ep_count; i++) {
             uint32_t p = ep[i].data >> 1;
             if (state_of(sap, p) != COL_SAP_REMOVING) {
                 ep[n++] = ep[i];
             } else if (k == 2 && (ep[i].data & 1u)) {
-                sap->info[p] = 0; /* last axis, its max: both endpoints gone, slot FREE */
+                sap->info.data[p] = 0; /* last axis, its max: both endpoints gone, slot FREE */
             }
         }
     }
@@ -535,10 +512,10 @@ static void refresh_items(int begin, int end, void *arg)
     for (int it = begin; it < end; it++) {
         int k = it / ps->nseg, lo = (it % ps->nseg) * COL_SAP_SEGMENT;
         int hi = ps->n - lo > COL_SAP_SEGMENT ? lo + COL_SAP_SEGMENT : ps->n;
-        col_sap_ep *ep = sap->axis[k];
+        col_sap_ep *ep = sap->axis[k].data;
         for (int i = lo; i < hi; i++) {
             uint32_t d = ep[i].data;
-            ep[i].value = ep_value(&sap->boxes[d >> 1], k, d & 1u);
+            ep[i].value = ep_value(&sap->boxes.data[d >> 1], k, d & 1u);
         }
     }
 }
@@ -578,7 +555,7 @@ static void record(col_sap *sap, col_sap_item *it, uint64_t ev)
 static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, const col_sap_fbox *old_boxes,
                        col_sap_item *item)
 {
-    const uint8_t *info = sap->info;
+    const uint8_t *info = sap->info.data;
     for (int i = start; i < hi; i++) {
         if (!ep_less(&ep[i], &ep[i - 1])) continue;
         col_sap_ep e = ep[i];
@@ -589,7 +566,7 @@ static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, 
          * last update did not overlap: the set held exactly the pairs whose boxes did, so
          * the pair is not in it. That is nearly every such swap (measured: 99.5% on
          * dense10k, 99.99% on sparse100k), each a hash miss otherwise. */
-        const col_sap_fbox *base = e_max ? old_boxes : sap->boxes;
+        const col_sap_fbox *base = e_max ? old_boxes : sap->boxes.data;
         const uint8_t new_mask = e_max ? COL_SAP_NEW : 0;
         const col_sap_fbox P = base[p];
         const uint8_t pinfo = info[p];
@@ -621,7 +598,7 @@ static void segment_items(int begin, int end, void *arg)
     for (int it = begin; it < end; it++) {
         int k = it / ps->nseg, lo = (it % ps->nseg) * COL_SAP_SEGMENT;
         int hi = ps->n - lo > COL_SAP_SEGMENT ? lo + COL_SAP_SEGMENT : ps->n;
-        sort_range(ps->sap, ps->sap->axis[k], lo, lo + 1, hi, ps->old_boxes, &ps->sap->items[it]);
+        sort_range(ps->sap, ps->sap->axis[k].data, lo, lo + 1, hi, ps->old_boxes, &ps->sap->items.data[it]);
     }
 }
 
@@ -638,7 +615,7 @@ static void window_items(int begin, int end, void *arg)
     for (int it = begin; it < end; it++) {
         int k = it / nb, lo = (it % nb + 1) * COL_SAP_SEGMENT - COL_SAP_SEGMENT / 2;
         int hi = ps->n - lo > COL_SAP_SEGMENT ? lo + COL_SAP_SEGMENT : ps->n;
-        sort_range(ps->sap, ps->sap->axis[k], lo, lo + 1, hi, ps->old_boxes, &ps->sap->items[3 * ps->nseg + it]);
+        sort_range(ps->sap, ps->sap->axis[k].data, lo, lo + 1, hi, ps->old_boxes, &ps->sap->items.data[3 * ps->nseg + it]);
     }
 }
 
@@ -648,8 +625,8 @@ static void fixup_items(int begin, int end, void *arg)
 {
     const col_sap_pass *ps = arg;
     for (int k = begin; k < end; k++)
-        sort_range(ps->sap, ps->sap->axis[k], 0, 1, ps->n, ps->old_boxes,
-                   &ps->sap->items[6 * ps->nseg - 3 + k]);
+        sort_range(ps->sap, ps->sap->axis[k].data, 0, 1, ps->n, ps->old_boxes,
+                   &ps->sap->items.data[6 * ps->nseg - 3 + k]);
 }
 
 static void run_items(col_sap *sap, col_sap_items_fn *fn, void *arg, int count)
@@ -664,9 +641,7 @@ static void run_items(col_sap *sap, col_sap_items_fn *fn, void *arg, int count)
 static int reserve_pass(col_sap *sap, int n, int chunks)
 {
     int nseg = (n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
-    void *d = sap->items;
-    if (col_array_reserve(sap->alloc, &d, &sap->items_cap, pass_items(nseg), sizeof(col_sap_item)) != 0) return -1;
-    sap->items = d;
+    if (col_sap_item_array_reserve(sap->alloc, &sap->items, pass_items(nseg)) != 0) return -1;
     if (chunks <= sap->event_chunk_cap) return 0;
     size_t c = (size_t)chunks;
     uint64_t *ev = col_alloc_bytes(sap->alloc, c * COL_SAP_CHUNK * sizeof(uint64_t));
@@ -701,7 +676,7 @@ static uint64_t cursor_next(const col_sap *sap, col_sap_cursor *k, int items)
             k->chunk = sap->chunk_next[k->chunk];
         } else {
             if (++k->item >= items) return 0;
-            k->chunk = sap->items[k->item].first;
+            k->chunk = sap->items.data[k->item].first;
         }
         k->at = 0;
     }
@@ -753,9 +728,9 @@ static void sync_items(int begin, int end, void *arg)
     for (int it = begin; it < end; it++) {
         int lo = it * COL_SAP_SYNC_BLOCK, hi = lo + COL_SAP_SYNC_BLOCK < sap->nslots ? lo + COL_SAP_SYNC_BLOCK : sap->nslots;
         for (int p = lo; p < hi; p++) {
-            if (!(sap->info[p] & COL_SAP_MOVED)) continue;
-            sap->old_boxes[p] = sap->boxes[p];
-            sap->info[p] &= (uint8_t)~COL_SAP_MOVED;
+            if (!(sap->info.data[p] & COL_SAP_MOVED)) continue;
+            sap->old_boxes.data[p] = sap->boxes.data[p];
+            sap->info.data[p] &= (uint8_t)~COL_SAP_MOVED;
         }
     }
 }
@@ -764,13 +739,13 @@ static void sync_items(int begin, int end, void *arg)
 static int pending_inserts(const col_sap *sap)
 {
     int k = 0;
-    for (int i = 0; i < sap->queue_len; i++) k += state_of(sap, sap->queue[i]) == COL_SAP_INSERTING;
+    for (int i = 0; i < sap->queue_len; i++) k += state_of(sap, sap->queue.data[i]) == COL_SAP_INSERTING;
     return k;
 }
 
 static void clear_queue(col_sap *sap)
 {
-    for (int i = 0; i < sap->queue_len; i++) sap->info[sap->queue[i]] &= (uint8_t)~(COL_SAP_QUEUED | COL_SAP_NEW);
+    for (int i = 0; i < sap->queue_len; i++) sap->info.data[sap->queue.data[i]] &= (uint8_t)~(COL_SAP_QUEUED | COL_SAP_NEW);
     sap->queue_len = 0;
 }
 
@@ -818,7 +793,7 @@ static int sweep_axis(const col_sap *sap)
         if (state_of(sap, (uint32_t)p) != COL_SAP_LIVE) continue;
         n++;
         for (int k = 0; k < 3; k++) {
-            double c = 0.5 * (double)sap->boxes[p].lim[0][k] + 0.5 * (double)sap->boxes[p].lim[1][k];
+            double c = 0.5 * (double)sap->boxes.data[p].lim[0][k] + 0.5 * (double)sap->boxes.data[p].lim[1][k];
             s[k] += c;
             s2[k] += c * c;
         }
@@ -845,11 +820,9 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     }
     /* Every allocation first: past this point the rebuild completes structurally. */
     for (int k = 0; k < 3; k++)
-        if (reserve_eps(sap->alloc, &sap->axis[k], &sap->axis_cap[k], 2 * n) != 0) return -1;
-    if (reserve_eps(sap->alloc, &sap->scratch, &sap->scratch_cap, 2 * n) != 0) return -1;
-    void *d = sap->active;
-    if (col_array_reserve(sap->alloc, &d, &sap->active_cap, n, sizeof(col_sap_active)) != 0) return -1;
-    sap->active = d;
+        if (col_sap_ep_array_reserve(sap->alloc, &sap->axis[k], 2 * n) != 0) return -1;
+    if (col_sap_ep_array_reserve(sap->alloc, &sap->scratch, 2 * n) != 0) return -1;
+    if (col_sap_active_array_reserve(sap->alloc, &sap->active, n) != 0) return -1;
 
     /* Removals were applied by the caller; the queued proxies join. */
     assert(sap->removing == 0);
@@ -858,17 +831,17 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     clear_queue(sap);
 
     for (int k = 0; k < 3; k++) {
-        col_sap_ep *ep = sap->axis[k];
+        col_sap_ep *ep = sap->axis[k].data;
         int m = 0;
         for (int p = 0; p < sap->nslots; p++) {
             if (state_of(sap, (uint32_t)p) != COL_SAP_LIVE) continue;
-            const col_sap_fbox *b = &sap->boxes[p];
+            const col_sap_fbox *b = &sap->boxes.data[p];
             ep[m].value = b->lim[0][k];
             ep[m++].data = (uint32_t)p << 1;
             ep[m].value = b->lim[1][k];
             ep[m++].data = (uint32_t)p << 1 | 1u;
         }
-        sort_total(ep, sap->scratch, (size_t)m);
+        sort_total(ep, sap->scratch.data, (size_t)m);
     }
     sap->ep_count = 2 * n;
     sap->moved = 0;
@@ -881,22 +854,22 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
 
     int rc = 0, na = 0;
     int s0 = sweep_axis(sap), s1 = (s0 + 1) % 3, s2 = (s0 + 2) % 3;
-    const col_sap_ep *ep = sap->axis[s0];
-    col_sap_active *act = sap->active;
+    const col_sap_ep *ep = sap->axis[s0].data;
+    col_sap_active *act = sap->active.data;
     for (int i = 0; i < sap->ep_count; i++) {
         uint32_t p = ep[i].data >> 1;
         if (ep[i].data & 1u) {
             /* Leaves the active list (swap-remove). */
-            int at = sap->active_pos[p];
+            int at = sap->active_pos.data[p];
             act[at] = act[--na];
-            sap->active_pos[act[at].p] = at;
+            sap->active_pos.data[act[at].p] = at;
             continue;
         }
         /* Every active q has q.min <= p.min <= q.max on the sweep axis (min before max
          * at ties): test the other two. */
-        const col_sap_fbox *bp = &sap->boxes[p];
+        const col_sap_fbox *bp = &sap->boxes.data[p];
         col_sap_active me = {bp->lim[0][s1], bp->lim[1][s1], bp->lim[0][s2], bp->lim[1][s2], p,
-                             (sap->info[p] & COL_SAP_STATIC) != 0};
+                             (sap->info.data[p] & COL_SAP_STATIC) != 0};
         /* This loop is the rebuild's cost (n times the active count). Bitwise & of the
          * four tests: each alone is a coin flip for the branch predictor, while their
          * conjunction is almost always false (about 1.5x faster than && measured). */
@@ -908,7 +881,7 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
             if (r != NULL) r->mark = 0;
             else if (col_pair_set_add(sap->pairs, p, q->p) < 0) rc = -1;
         }
-        sap->active_pos[p] = na;
+        sap->active_pos.data[p] = na;
         act[na++] = me;
     }
     assert(na == 0);
@@ -941,7 +914,7 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     /* Capacity first, so a failure changes nothing (the next update then rebuilds). */
     int need = sap->ep_count + 2 * k;
     for (int a = 0; a < 3; a++) {
-        if (reserve_eps(sap->alloc, &sap->axis[a], &sap->axis_cap[a], need) != 0) {
+        if (col_sap_ep_array_reserve(sap->alloc, &sap->axis[a], need) != 0) {
             sap->stale = 1;
             return -1;
         }
@@ -954,7 +927,7 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
 
     int resort = sap->moved || k > 0;
     /* Without moves the boxes are those of the last update. */
-    col_sap_pass ps = {sap, sap->old_boxes, 0, sap->ep_count};
+    col_sap_pass ps = {sap, sap->old_boxes.data, 0, sap->ep_count};
     if (sap->moved) {
         ps.nseg = (ps.n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
         run_items(sap, refresh_items, &ps, 3 * ps.nseg);
@@ -963,15 +936,15 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
 
     /* Few inserts: min then max at the end of every axis; the sort carries them in. */
     for (int i = 0; i < sap->queue_len; i++) {
-        uint32_t p = sap->queue[i];
+        uint32_t p = sap->queue.data[i];
         if (state_of(sap, p) != COL_SAP_INSERTING) continue;
         set_state(sap, p, COL_SAP_LIVE);
-        sap->info[p] |= COL_SAP_NEW;
+        sap->info.data[p] |= COL_SAP_NEW;
         for (int a = 0; a < 3; a++) {
-            col_sap_ep *ep = sap->axis[a] + sap->ep_count;
-            ep[0].value = sap->boxes[p].lim[0][a];
+            col_sap_ep *ep = sap->axis[a].data + sap->ep_count;
+            ep[0].value = sap->boxes.data[p].lim[0][a];
             ep[0].data = p << 1;
-            ep[1].value = sap->boxes[p].lim[1][a];
+            ep[1].value = sap->boxes.data[p].lim[1][a];
             ep[1].data = p << 1 | 1u;
         }
         sap->ep_count += 2;
@@ -983,8 +956,8 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         ps.nseg = (ps.n + COL_SAP_SEGMENT - 1) / COL_SAP_SEGMENT;
         int items = pass_items(ps.nseg);
         for (int it = 0; it < items; it++) {
-            sap->items[it].first = sap->items[it].last = -1;
-            sap->items[it].overflow = 0;
+            sap->items.data[it].first = sap->items.data[it].last = -1;
+            sap->items.data[it].overflow = 0;
         }
         atomic_store_explicit(&sap->chunks_used, 0, memory_order_relaxed);
         run_items(sap, segment_items, &ps, 3 * ps.nseg);
@@ -993,7 +966,7 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
             run_items(sap, fixup_items, &ps, 3);
         }
         int overflow = 0;
-        for (int it = 0; it < items; it++) overflow |= sap->items[it].overflow;
+        for (int it = 0; it < items; it++) overflow |= sap->items.data[it].overflow;
         if (overflow) {
             /* More events than the pool holds (a burst of moves): nothing was applied
              * yet, so rebuild from the final boxes, then grow the pool. */

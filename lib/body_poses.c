@@ -5,7 +5,7 @@
  * machine moving 10^4 bodies this is about a tenth of a frame, which would otherwise stay
  * serial (docs/threads.md).
  *
- * Determinism and atomicity: workers write only pose_batch[i] and their own first_bad
+ * Determinism and atomicity: workers write only poses.poses.data[i] and their own first_bad
  * (the lowest failing item they saw); the lowest over the workers is the lowest failing
  * item whatever the schedule, and its message is then produced on the calling thread by
  * the same checks col_body_set_pose makes. Only if every item passes are the poses
@@ -15,6 +15,8 @@
  * the calling thread) and the calling thread only appends the newly dirty bodies, in item
  * order. With one, the calling thread stores them all in item order, so the body ends
  * with its last pose, as with single calls. */
+#include "lib/body_poses.h"
+
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -43,14 +45,14 @@ static void check_range(int begin, int end, col_worker_ctx *worker, void *arg)
         col_transform raw = c->poses != NULL ? c->poses[i] : c->fn(i, c->ctx);
         col_body_id id = c->bodies[i];
         bool ok = col_world_body_live(w, id) &&
-                  col_pose_normalize(tol, raw, &w->pose_batch[i]) == COL_OK;
+                  col_pose_normalize(tol, raw, &w->poses.poses.data[i]) == COL_OK;
         if (ok) {
-            uint64_t tag = (uint64_t)w->pose_epoch << 32 | (uint32_t)i;
-            uint64_t old = atomic_exchange_explicit(&w->pose_stamp[id.index1 - 1], tag, memory_order_relaxed);
-            if ((uint32_t)(old >> 32) == w->pose_epoch) worker->pose_dup = 1;
+            uint64_t tag = (uint64_t)w->poses.epoch << 32 | (uint32_t)i;
+            uint64_t old = atomic_exchange_explicit(&w->poses.stamp[id.index1 - 1], tag, memory_order_relaxed);
+            if ((uint32_t)(old >> 32) == w->poses.epoch) worker->pose_dup = 1;
         }
         if (!ok) {
-            w->pose_batch[i] = raw; /* kept for the message */
+            w->poses.poses.data[i] = raw; /* kept for the message */
             if (i < worker->first_bad) worker->first_bad = i;
         }
     }
@@ -64,8 +66,8 @@ static void store_range(int begin, int end, col_worker_ctx *worker, void *arg)
     col_world *w = c->w;
     for (int i = begin; i < end; i++) {
         col_body_rec *b = &w->bodies[c->bodies[i].index1 - 1];
-        b->pose = w->pose_batch[i];
-        w->pose_newly[i] = !b->dirty;
+        b->pose = w->poses.poses.data[i];
+        w->poses.newly.data[i] = !b->dirty;
         b->dirty = 1;
     }
 }
@@ -74,15 +76,15 @@ static void store_range(int begin, int end, col_worker_ctx *worker, void *arg)
  * never used). */
 static int reserve_stamps(col_world *w)
 {
-    if (w->pose_stamp_cap >= w->body_cap) return 0;
-    size_t n = (size_t)w->body_cap, old = (size_t)w->pose_stamp_cap;
+    if (w->poses.stamp_cap >= w->body_cap) return 0;
+    size_t n = (size_t)w->body_cap, old = (size_t)w->poses.stamp_cap;
     atomic_uint_least64_t *st = col_alloc_bytes(&w->alloc, n * sizeof *st);
     if (st == NULL) return -1;
     for (size_t k = 0; k < n; k++)
-        atomic_init(&st[k], k < old ? atomic_load_explicit(&w->pose_stamp[k], memory_order_relaxed) : 0);
-    col_free_bytes(&w->alloc, w->pose_stamp, old * sizeof *st);
-    w->pose_stamp = st;
-    w->pose_stamp_cap = (int)n;
+        atomic_init(&st[k], k < old ? atomic_load_explicit(&w->poses.stamp[k], memory_order_relaxed) : 0);
+    col_free_bytes(&w->alloc, w->poses.stamp, old * sizeof *st);
+    w->poses.stamp = st;
+    w->poses.stamp_cap = (int)n;
     return 0;
 }
 
@@ -93,16 +95,11 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
     if (count == 0) return COL_OK;
     if (bodies == NULL || (poses == NULL && fn == NULL))
         return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    void *mem = w->pose_batch;
-    int r = col_array_reserve(&w->alloc, &mem, &w->pose_batch_cap, count, sizeof(col_transform));
-    w->pose_batch = mem;
-    mem = w->pose_newly;
-    if (r == 0) r = col_array_reserve(&w->alloc, &mem, &w->pose_newly_cap, count, 1);
-    w->pose_newly = mem;
-    if (r != 0 || reserve_stamps(w) != 0)
+    if (col_transform_array_reserve(&w->alloc, &w->poses.poses, count) != 0 ||
+        col_u8_array_reserve(&w->alloc, &w->poses.newly, count) != 0 || reserve_stamps(w) != 0)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "%s: out of memory for %d poses", what, count);
 
-    if (++w->pose_epoch == 0) w->pose_epoch = 1; /* 0 marks a stamp never written */
+    if (++w->poses.epoch == 0) w->poses.epoch = 1; /* 0 marks a stamp never written */
     for (int k = 0; k < w->worker_count; k++) {
         w->workers[k].first_bad = INT_MAX;
         w->workers[k].pose_dup = 0;
@@ -118,7 +115,7 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
         col_status st = col_world_check_body(w, bodies[bad], item);
         if (st != COL_OK) return st;
         col_transform unused;
-        st = col_world_check_pose(w, w->pose_batch[bad], &unused);
+        st = col_world_check_pose(w, w->poses.poses.data[bad], &unused);
         if (st == COL_OK) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: check failed", item);
         char why[sizeof w->last_error];
         memcpy(why, w->last_error, sizeof why);
@@ -129,14 +126,14 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
     if (dup) {
         for (int i = 0; i < count; i++) {
             uint32_t slot = bodies[i].index1 - 1;
-            w->bodies[slot].pose = w->pose_batch[i];
+            w->bodies[slot].pose = w->poses.poses.data[i];
             col_world_mark_dirty(w, slot);
         }
         return COL_OK;
     }
     col_parallel_for(w, store_range, count, COL_POSES_MIN_RANGE, &call);
     for (int i = 0; i < count; i++)
-        if (w->pose_newly[i]) w->dirty_list[w->dirty_count++] = bodies[i].index1 - 1;
+        if (w->poses.newly.data[i]) w->dirty_list[w->dirty_count++] = bodies[i].index1 - 1;
     return COL_OK;
 }
 
@@ -150,4 +147,13 @@ col_status col_body_set_poses_fn(col_world *world, const col_body_id *bodies, in
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
     return set_poses(world, bodies, NULL, count, fn, ctx, "col_body_set_poses_fn");
+}
+
+void col_pose_batch_destroy(col_pose_batch *pb, col_alloc *a)
+{
+    col_transform_array_free(a, &pb->poses);
+    col_u8_array_free(a, &pb->newly);
+    col_free_bytes(a, pb->stamp, (size_t)pb->stamp_cap * sizeof *pb->stamp);
+    pb->stamp = NULL;
+    pb->stamp_cap = 0;
 }

@@ -33,40 +33,7 @@ static void on_pair_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
     if (user == COL_PAIR_NO_USER) return;
     col_world *w = ctx;
     col_sleep_wheel_remove(&w->sleep_queue, user); /* a pair leaving the broad phase leaves the queue */
-    col_pair_cache_release(w, user);
-}
-
-static int reserve_pairs(col_world *w, col_pair **arr, int *cap, int need)
-{
-    void *p = *arr;
-    int r = col_array_reserve(&w->alloc, &p, cap, need, sizeof(col_pair));
-    *arr = p;
-    return r;
-}
-
-static int reserve_keys(col_world *w, int need)
-{
-    void *p = w->pair_keys;
-    int r = col_array_reserve(&w->alloc, &p, &w->pair_keys_cap, need, sizeof(uint64_t));
-    w->pair_keys = p;
-    return r;
-}
-
-static int reserve_ints(col_world *w, int **arr, int *cap, int need)
-{
-    void *p = *arr;
-    int r = col_array_reserve(&w->alloc, &p, cap, need, sizeof(int));
-    *arr = p;
-    return r;
-}
-
-static int reserve_fresh(col_world *w, int need) { return reserve_ints(w, &w->fresh, &w->fresh_cap, need); }
-
-static int pair_cmp(const col_pair *p, const col_pair *q)
-{
-    if (p->a.index1 != q->a.index1) return p->a.index1 < q->a.index1 ? -1 : 1;
-    if (p->b.index1 != q->b.index1) return p->b.index1 < q->b.index1 ? -1 : 1;
-    return 0;
+    col_pair_cache_release(&w->pair_cache, w->backend, user);
 }
 
 /* Sorts n keys (slot_a << bits | slot_b, each slot below 2^bits) with an LSD radix sort
@@ -112,17 +79,6 @@ static int slot_bits(const col_world *w)
     int bits = 1;
     while (bits < 32 && ((uint32_t)w->body_cap >> bits) != 0) bits++;
     return bits;
-}
-
-/* Total order used by the event diff: indices first (the list order), then generations,
- * so a pair whose slot was reused by a new body counts as a different pair. */
-static int pair_cmp_full(const col_pair *p, const col_pair *q)
-{
-    int c = pair_cmp(p, q);
-    if (c != 0) return c;
-    if (p->a.generation != q->a.generation) return p->a.generation < q->a.generation ? -1 : 1;
-    if (p->b.generation != q->b.generation) return p->b.generation < q->b.generation ? -1 : 1;
-    return 0;
 }
 
 /* Work items below which a step stays on the calling thread, and the smallest block a
@@ -195,8 +151,8 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
     const col_np_backend *be = w->backend;
     const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
     const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
-    col_pair_slot *slot = col_pair_cache_slot(w, r->user);
-    void *cache = col_pair_cache_backend_data(w, r->user);
+    col_pair_slot *slot = col_pair_cache_slot(&w->pair_cache, r->user);
+    void *cache = col_pair_cache_backend_data(&w->pair_cache, r->user);
     uint8_t out = PAIR_SKIP;
     /* A pair back among the candidates after frames out of them starts over, as a new
      * pair would: its cached coherence data (a separating axis, closest features) is from
@@ -247,7 +203,7 @@ static bool candidate(const col_world *w, const col_bp_pair *r, col_worker_ctx *
     if (!col_aabb_overlap(&a->box, &b->box)) return false;
     worker->box_pairs++;
     if ((a->group & b->mask) == 0 || (b->group & a->mask) == 0) return false;
-    return !(w->disabled_count > 0 && col_pair_filter_is_disabled(w, r->a, r->b));
+    return !(w->disabled.keys.count > 0 && col_pair_filter_is_disabled(w, r->a, r->b));
 }
 
 /* Step 4, first pass, records [begin, end): candidates with a slot are tested; those
@@ -319,6 +275,123 @@ static void gather_range(int begin, int end, col_worker_ctx *worker, void *ctx)
     }
 }
 
+/* Step 1: bounds of moved bodies, in parallel: each body writes its own record and its
+ * own broad-phase proxy (col_sap_move_concurrent). */
+static void refresh_bounds(col_world *w, frame_ctx *fc)
+{
+    col_parallel_for(w, bounds_range, w->dirty_count, COL_BOUNDS_MIN_RANGE, fc);
+    if (w->dirty_count > 0) col_sap_note_moves(w->sap);
+}
+
+/* The frame's scratch arrays, from the frame arena. */
+typedef struct frame_scratch {
+    uint8_t *result;     /* one result byte per record */
+    int *fresh;          /* the records given slots, then the gathering's newly sleeping ones */
+    int *gather_counts;  /* 4 per gathering block */
+    uint64_t *keys;      /* 2 per record: the hits' sort keys and the radix sort's buffer */
+} frame_scratch;
+
+/* Step 3: everything steps 4 and 5 may need, so nothing below can fail: the scratch,
+ * at most one slot and one colliding pair per record, and the inter-frame candidates
+ * (lib/interframe.c) on request. */
+static col_status reserve_frame(col_world *w, int nrec, frame_scratch *fs)
+{
+    int nblocks = (nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK;
+    const size_t sizes[4] = {(size_t)nrec, (size_t)nrec * sizeof(int), (size_t)nblocks * 4 * sizeof(int),
+                             (size_t)nrec * 2 * sizeof(uint64_t)};
+    if (col_arena_reserve(&w->alloc, &w->frame_arena, sizes, 4) != 0 ||
+        col_pair_cache_reserve(&w->pair_cache, &w->alloc, nrec) != 0 ||
+        col_results_reserve(&w->results, &w->alloc, nrec) != 0 ||
+        col_sleep_wheel_reserve(&w->sleep_queue, &w->alloc, w->pair_cache.cap) != 0)
+        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d pairs", nrec);
+    fs->result = col_arena_take(&w->frame_arena, sizes[0]);
+    fs->fresh = col_arena_take(&w->frame_arena, sizes[1]);
+    fs->gather_counts = col_arena_take(&w->frame_arena, sizes[2]);
+    fs->keys = col_arena_take(&w->frame_arena, sizes[3]);
+    if (w->def.report_interframe && col_interframe_prepare(w) != COL_OK)
+        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for inter-frame pairs");
+    return COL_OK;
+}
+
+/* Step 4: the pair loop. Sleeping pairs whose frame has come are due again (the sleep
+ * wheel). A parallel pass tests the candidates that have a cache slot and marks those
+ * that need one; this thread then hands out slots in record order (the free list is
+ * shared state, and record order makes every slot number independent of the worker
+ * count); a second parallel pass tests those. Counts the narrow-phase calls and the
+ * broad-phase pairs into c. */
+static void test_pairs(col_world *w, frame_ctx *fc, int nrec, int *fresh, col_counters *c)
+{
+    uint32_t due;
+    while (col_sleep_wheel_pop_due(&w->sleep_queue, fc->frame, &due))
+        col_pair_cache_slot(&w->pair_cache, due)->asleep = 0;
+    for (int k = 0; k < w->worker_count; k++) w->workers[k].narrow_calls = w->workers[k].box_pairs = 0;
+    col_parallel_for(w, pairs_range, nrec, COL_PAIRS_MIN_RANGE, fc);
+    int nfresh = 0;
+    for (int i = 0; i < nrec; i++) {
+        if (fc->result[i] != PAIR_WANTS_SLOT) continue;
+        fc->rec[i].user = col_pair_cache_acquire(&w->pair_cache);
+        fresh[nfresh++] = i;
+    }
+    col_parallel_for(w, fresh_range, nfresh, COL_PAIRS_MIN_RANGE, fc);
+    c->narrow_calls = c->broadphase_pairs = 0;
+    for (int k = 0; k < w->worker_count; k++) {
+        c->narrow_calls += w->workers[k].narrow_calls;
+        c->broadphase_pairs += w->workers[k].box_pairs;
+    }
+}
+
+/* Step 4's gathering: blocks of records in parallel, each listing its hits' keys and its
+ * newly sleeping records in its own part of the buffers; then this thread joins the
+ * lists in block order and queues the sleepers (the wheel is shared), so everything
+ * stays in record order. Returns the number of hits, their keys first in fs->keys;
+ * counts the sleeping and woken pairs into c. */
+static int gather(col_world *w, const frame_ctx *fc, int nrec, int bits, const frame_scratch *fs, col_counters *c)
+{
+    int nout = 0, nblocks = (nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK;
+    gather_ctx gc = {fc->rec, fc->result, fs->keys, fs->fresh, fs->gather_counts, nrec, bits};
+    col_parallel_for(w, gather_range, nblocks, 2, &gc);
+    c->sleeping_pairs = c->woken_early = 0;
+    for (int blk = 0; blk < nblocks; blk++) {
+        const int *n = &fs->gather_counts[4 * blk], lo = blk * COL_GATHER_BLOCK;
+        if (nout != lo) memmove(fs->keys + nout, fs->keys + lo, (size_t)n[0] * sizeof *fs->keys);
+        nout += n[0];
+        for (int j = 0; j < n[1]; j++) {
+            uint32_t user = fc->rec[fs->fresh[lo + j]].user;
+            col_sleep_wheel_set(&w->sleep_queue, user, col_pair_cache_slot(&w->pair_cache, user)->wake_frame);
+        }
+        c->sleeping_pairs += n[2];
+        c->woken_early += n[3];
+    }
+    return nout;
+}
+
+/* Step 5: the sorted list and the events. Slots are unique among live bodies, so
+ * sorting by slot pair is sorting by (a.index1, b.index1), a total order. The keys'
+ * second half (nrec of them) is the sort's buffer. */
+static void publish(col_world *w, uint64_t *keys, int nout, int nrec, int bits)
+{
+    /* keys is NULL while no update has had a pair record: even keys + 0 is undefined
+     * then (C11 6.5.6p8), so the sort is only reached with keys to sort. */
+    if (nout > 1) sort_keys(keys, keys + nrec, nout, bits);
+    col_pair_array *out = col_results_next(&w->results);
+    for (int k = 0; k < nout; k++) {
+        out->data[k].a = col_world_body_id(w, (uint32_t)(keys[k] >> bits));
+        out->data[k].b = col_world_body_id(w, (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));
+    }
+    out->count = nout;
+    col_results_publish(&w->results);
+    if (w->def.report_interframe) col_interframe_finish(w); /* needs the new list */
+}
+
+/* The frame is done: moves are consumed, ids of bodies removed during it may be reused. */
+static void end_frame(col_world *w, uint64_t frame)
+{
+    for (int k = 0; k < w->dirty_count; k++) w->bodies[w->dirty_list[k]].dirty = 0;
+    w->dirty_count = 0;
+    col_id_pool_release_deferred(&w->body_ids);
+    w->frame = frame;
+}
+
 col_status col_world_update(col_world *world)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
@@ -326,122 +399,28 @@ col_status col_world_update(col_world *world)
     uint64_t calls_before = w->alloc.calls;
     frame_ctx fc = {.w = w, .frame = w->frame + 1, .ttc = w->def.schedule == COL_SCHEDULE_TTC};
 
-    /* 1. bounds of moved bodies, in parallel: each body writes its own record and its own
-     * broad-phase proxy (col_sap_move_concurrent). */
-    col_parallel_for(w, bounds_range, w->dirty_count, COL_BOUNDS_MIN_RANGE, &fc);
-    if (w->dirty_count > 0) col_sap_note_moves(w->sap);
-
-    /* 2. broad phase */
-    if (col_sap_update(w->sap, on_pair_removed, w) != 0)
+    refresh_bounds(w, &fc); /* 1 */
+    if (col_sap_update(w->sap, on_pair_removed, w) != 0) /* 2 */
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory in the broad phase");
-
-    /* 3. reservations: at most one slot and one colliding pair per candidate pair */
     int nrec = 0;
-    col_bp_pair *rec = col_pair_set_records(col_sap_pair_set(w->sap), &nrec);
-    int next = 1 - w->cur;
-    void *res_mem = w->pair_result;
-    int res_failed = col_array_reserve(&w->alloc, &res_mem, &w->pair_result_cap, nrec, 1);
-    w->pair_result = res_mem;
-    if (res_failed != 0 || col_pair_cache_reserve(w, nrec) != 0 ||
-        reserve_pairs(w, &w->pairs[next], &w->pair_cap[next], nrec) != 0 ||
-        reserve_pairs(w, &w->began, &w->began_cap, nrec) != 0 ||
-        reserve_pairs(w, &w->ended, &w->ended_cap, w->pair_count[w->cur]) != 0 ||
-        reserve_keys(w, 2 * nrec) != 0 || reserve_fresh(w, nrec) != 0 ||
-        reserve_ints(w, &w->gather_counts, &w->gather_counts_cap, 4 * ((nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK)) != 0 ||
-        col_sleep_wheel_reserve(&w->sleep_queue, &w->alloc, w->slot_cap) != 0)
-        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for %d pairs", nrec);
-    /* 3b. inter-frame candidates and their reservations (lib/interframe.c), on request */
-    if (w->def.report_interframe && col_interframe_prepare(w) != COL_OK)
-        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for inter-frame pairs");
+    fc.rec = col_pair_set_records(col_sap_pair_set(w->sap), &nrec);
+    frame_scratch fs = {NULL, NULL, NULL, NULL};
+    col_status st = reserve_frame(w, nrec, &fs); /* 3 */
+    if (st != COL_OK) return st;
 
-    /* 4. pair loop. A parallel pass tests the candidates that have a cache slot and marks
-     * those that need one; this thread then hands out slots in record order (the free
-     * list is shared state, and record order makes every slot number independent of the
-     * worker count); a second parallel pass tests those. */
-    uint64_t frame = fc.frame;
-    /* Sleeping pairs whose frame has come are tested again (the time-to-collision queue). */
-    uint32_t due;
-    while (col_sleep_wheel_pop_due(&w->sleep_queue, frame, &due)) col_pair_cache_slot(w, due)->asleep = 0;
-    uint8_t *result = w->pair_result;
-    for (int k = 0; k < w->worker_count; k++) w->workers[k].narrow_calls = w->workers[k].box_pairs = 0;
-    fc.rec = rec;
-    fc.result = result;
-    fc.fresh = w->fresh;
-    col_parallel_for(w, pairs_range, nrec, COL_PAIRS_MIN_RANGE, &fc);
-    int nfresh = 0;
-    for (int i = 0; i < nrec; i++) {
-        if (result[i] != PAIR_WANTS_SLOT) continue;
-        rec[i].user = col_pair_cache_acquire(w);
-        w->fresh[nfresh++] = i;
-    }
-    col_parallel_for(w, fresh_range, nfresh, COL_PAIRS_MIN_RANGE, &fc);
-    int calls = 0, box_pairs = 0;
-    for (int k = 0; k < w->worker_count; k++) {
-        calls += w->workers[k].narrow_calls;
-        box_pairs += w->workers[k].box_pairs;
-    }
-    /* Gathering: blocks of records in parallel, each listing its hits' keys and its newly
-     * sleeping records in its own part of the buffers; then this thread joins the lists
-     * in block order and queues the sleepers (the queue is shared), so everything stays
-     * in record order. */
-    col_pair *out = w->pairs[next];
-    int nout = 0, sleeping = 0, woken = 0, bits = slot_bits(w);
-    uint64_t *keys = w->pair_keys;
-    int nblocks = (nrec + COL_GATHER_BLOCK - 1) / COL_GATHER_BLOCK;
-    gather_ctx gc = {rec, result, keys, w->fresh, w->gather_counts, nrec, bits};
-    col_parallel_for(w, gather_range, nblocks, 2, &gc);
-    for (int blk = 0; blk < nblocks; blk++) {
-        const int *c = &w->gather_counts[4 * blk], lo = blk * COL_GATHER_BLOCK;
-        if (nout != lo) memmove(keys + nout, keys + lo, (size_t)c[0] * sizeof *keys);
-        nout += c[0];
-        for (int j = 0; j < c[1]; j++) {
-            uint32_t user = rec[w->fresh[lo + j]].user;
-            col_sleep_wheel_set(&w->sleep_queue, user, col_pair_cache_slot(w, user)->wake_frame);
-        }
-        sleeping += c[2];
-        woken += c[3];
-    }
+    col_counters c = w->counters;
+    fc.result = fs.result;
+    fc.fresh = fs.fresh;
+    test_pairs(w, &fc, nrec, fs.fresh, &c); /* 4 */
+    int bits = slot_bits(w);
+    int nout = gather(w, &fc, nrec, bits, &fs, &c);
+    publish(w, fs.keys, nout, nrec, bits); /* 5 */
+    end_frame(w, fc.frame);
 
-    /* 5. sorted list and events. Slots are unique among live bodies, so sorting by slot
-     * pair is sorting by (a.index1, b.index1), a total order. */
-    /* keys is NULL while no update has had a pair record: even keys + 0 is undefined
-     * then (C11 6.5.6p8), so the sort is only reached with keys to sort. */
-    if (nout > 1) sort_keys(keys, keys + nrec, nout, bits);
-    for (int k = 0; k < nout; k++) {
-        out[k].a = col_world_body_id(w, (uint32_t)(keys[k] >> bits));
-        out[k].b = col_world_body_id(w, (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));
-    }
-    const col_pair *prev = w->pairs[w->cur];
-    int nprev = w->pair_count[w->cur], x = 0, y = 0;
-    w->began_count = w->ended_count = 0;
-    while (x < nprev || y < nout) {
-        int c = x == nprev ? 1 : y == nout ? -1 : pair_cmp_full(&prev[x], &out[y]);
-        if (c == 0) {
-            x++;
-            y++;
-        } else if (c < 0) {
-            w->ended[w->ended_count++] = prev[x++];
-        } else {
-            w->began[w->began_count++] = out[y++];
-        }
-    }
-    w->pair_count[next] = nout;
-    w->cur = next;
-    if (w->def.report_interframe) col_interframe_finish(w); /* 5b. needs the new list */
-
-    for (int k = 0; k < w->dirty_count; k++) w->bodies[w->dirty_list[k]].dirty = 0;
-    w->dirty_count = 0;
-    col_id_pool_release_deferred(&w->body_ids);
-    w->frame = frame;
-
-    col_counters *c = &w->counters;
-    c->broadphase_pairs = box_pairs;
-    c->narrow_calls = calls;
-    c->sleeping_pairs = sleeping;
-    c->woken_early = woken;
-    c->colliding_pairs = nout;
-    c->began = w->began_count;
-    c->ended = w->ended_count;
-    c->alloc_calls = (int)(w->alloc.calls - calls_before);
+    c.colliding_pairs = nout;
+    c.began = w->results.began.count;
+    c.ended = w->results.ended.count;
+    c.alloc_calls = (int)(w->alloc.calls - calls_before);
+    w->counters = c;
     return COL_OK;
 }

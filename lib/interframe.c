@@ -29,28 +29,23 @@ typedef struct if_cand {
     uint32_t a, b; /* body slots, a < b */
 } if_cand;
 
+COL_ARRAY_DEFINE(if_box_array, if_box)
+COL_ARRAY_DEFINE(if_cand_array, if_cand)
+
 struct col_interframe_state {
     uint64_t frame;      /* the update prepared (its number once committed) */
     int prepared;
-    if_box *boxes;
-    int box_cap;
-    if_cand *cand;
-    int cand_cap, cand_count;
-    uint8_t *hit;        /* per candidate: the finishing step's answer */
-    int hit_cap;
-    col_pair *out[2];    /* out[cur]: the last finished list */
-    int out_cap[2], out_count[2], cur;
+    if_box_array boxes;
+    if_cand_array cand;
+    col_u8_array hit;     /* per candidate: the finishing step's answer */
+    col_pair_array out[2]; /* out[cur]: the last finished list */
+    int cur;
     col_np_scratch *scratch; /* one per worker */
     int scratch_count;
     col_np_scratch query_scratch; /* col_query_interframe's */
 };
 
 typedef struct col_interframe_state col_interframe_state;
-
-static int if_reserve(col_world *w, void **p, int *cap, int need, size_t elem)
-{
-    return col_array_reserve(&w->alloc, p, cap, need, elem);
-}
 
 static int if_reserve_scratch(col_world *w, col_np_scratch *s, size_t need)
 {
@@ -73,10 +68,10 @@ void col_interframe_destroy(col_world *w)
 {
     col_interframe_state *st = w->interframe;
     if (st == NULL) return;
-    col_free_bytes(&w->alloc, st->boxes, (size_t)st->box_cap * sizeof(if_box));
-    col_free_bytes(&w->alloc, st->cand, (size_t)st->cand_cap * sizeof(if_cand));
-    col_free_bytes(&w->alloc, st->hit, (size_t)st->hit_cap);
-    for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, st->out[k], (size_t)st->out_cap[k] * sizeof(col_pair));
+    if_box_array_free(&w->alloc, &st->boxes);
+    if_cand_array_free(&w->alloc, &st->cand);
+    col_u8_array_free(&w->alloc, &st->hit);
+    for (int k = 0; k < 2; k++) col_pair_array_free(&w->alloc, &st->out[k]);
     for (int k = 0; k < st->scratch_count; k++) col_free_bytes(&w->alloc, st->scratch[k].mem, st->scratch[k].size);
     col_free_bytes(&w->alloc, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
     col_free_bytes(&w->alloc, st->query_scratch.mem, st->query_scratch.size);
@@ -90,8 +85,8 @@ void col_interframe_events(const col_world *w, const col_pair **pairs, int *coun
     *pairs = NULL;
     *count = 0;
     if (st == NULL || !w->def.report_interframe) return;
-    *pairs = st->out[st->cur];
-    *count = st->out_count[st->cur];
+    *pairs = st->out[st->cur].data;
+    *count = st->out[st->cur].count;
 }
 
 /* The pose body slot s had at the update before update number frame, while or after
@@ -121,10 +116,7 @@ col_status col_interframe_prepare(col_world *w)
     st->prepared = 0;
     uint64_t frame = w->frame + 1;
     int high = w->body_ids.high_water;
-    void *p = st->boxes;
-    int r = if_reserve(w, &p, &st->box_cap, high, sizeof(if_box));
-    st->boxes = p;
-    if (r != 0) return COL_ERR_OUT_OF_MEMORY;
+    if (if_box_array_reserve(&w->alloc, &st->boxes, high) != 0) return COL_ERR_OUT_OF_MEMORY;
 
     /* Swept boxes: both poses' boxes, joined, widened by the chord bulge of the body's
      * own rotation (r theta^2 / 8, lpip_sweep.c): the box of the straight chord of every
@@ -140,7 +132,7 @@ col_status col_interframe_prepare(col_world *w)
         col_world_hull_aabb(h, x1, &b1);
         double th = col_lpip_angle_bound(&x0->R, &x1->R);
         double grow = th > 0.0 ? 0.125 * h->radius * th * th * (1.0 + 1e-9) + 1e-12 * h->radius : 0.0;
-        if_box *o = &st->boxes[nbox++];
+        if_box *o = &st->boxes.data[nbox++];
         o->slot = (uint32_t)s;
         o->lo[0] = fmin(b0.min.x, b1.min.x) - grow;
         o->lo[1] = fmin(b0.min.y, b1.min.y) - grow;
@@ -149,31 +141,23 @@ col_status col_interframe_prepare(col_world *w)
         o->hi[1] = fmax(b0.max.y, b1.max.y) + grow;
         o->hi[2] = fmax(b0.max.z, b1.max.z) + grow;
     }
-    if (nbox > 1) qsort(st->boxes, (size_t)nbox, sizeof(if_box), if_box_cmp);
+    if (nbox > 1) qsort(st->boxes.data, (size_t)nbox, sizeof(if_box), if_box_cmp);
 
     /* Sort and sweep on x (touching boxes overlap, as in the broad phase). */
-    st->cand_count = 0;
+    st->cand.count = 0;
     size_t need = 0;
     for (int i = 0; i < nbox; i++) {
-        const if_box *bi = &st->boxes[i];
+        const if_box *bi = &st->boxes.data[i];
         const col_body_rec *A = &w->bodies[bi->slot];
-        for (int j = i + 1; j < nbox && st->boxes[j].lo[0] <= bi->hi[0]; j++) {
-            const if_box *bj = &st->boxes[j];
+        for (int j = i + 1; j < nbox && st->boxes.data[j].lo[0] <= bi->hi[0]; j++) {
+            const if_box *bj = &st->boxes.data[j];
             if (bj->lo[1] > bi->hi[1] || bi->lo[1] > bj->hi[1] || bj->lo[2] > bi->hi[2] || bi->lo[2] > bj->hi[2])
                 continue;
             const col_body_rec *B = &w->bodies[bj->slot];
             if ((A->is_static && B->is_static) || !if_filter_ok(A, B)) continue;
             uint32_t sa = bi->slot < bj->slot ? bi->slot : bj->slot, sb = bi->slot ^ bj->slot ^ sa;
-            if (w->disabled_count > 0 && col_pair_filter_is_disabled(w, sa, sb)) continue;
-            if (st->cand_count == st->cand_cap) {
-                p = st->cand;
-                r = if_reserve(w, &p, &st->cand_cap, st->cand_count + 1, sizeof(if_cand));
-                st->cand = p;
-                if (r != 0) return COL_ERR_OUT_OF_MEMORY;
-            }
-            st->cand[st->cand_count].a = sa;
-            st->cand[st->cand_count].b = sb;
-            st->cand_count++;
+            if (w->disabled.keys.count > 0 && col_pair_filter_is_disabled(w, sa, sb)) continue;
+            if (if_cand_array_push(&w->alloc, &st->cand, (if_cand){sa, sb}) != 0) return COL_ERR_OUT_OF_MEMORY;
             size_t nbytes = col_lpip_sweep_scratch_bytes(&w->shapes[w->bodies[sa].shape].hull,
                                                          &w->shapes[w->bodies[sb].shape].hull);
             need = nbytes > need ? nbytes : need;
@@ -182,14 +166,9 @@ col_status col_interframe_prepare(col_world *w)
 
     /* Everything the finishing step writes. */
     int next = 1 - st->cur;
-    p = st->hit;
-    r = if_reserve(w, &p, &st->hit_cap, st->cand_count, 1);
-    st->hit = p;
-    if (r != 0) return COL_ERR_OUT_OF_MEMORY;
-    p = st->out[next];
-    r = if_reserve(w, &p, &st->out_cap[next], st->cand_count, sizeof(col_pair));
-    st->out[next] = p;
-    if (r != 0) return COL_ERR_OUT_OF_MEMORY;
+    if (col_u8_array_reserve(&w->alloc, &st->hit, st->cand.count) != 0 ||
+        col_pair_array_reserve(&w->alloc, &st->out[next], st->cand.count) != 0)
+        return COL_ERR_OUT_OF_MEMORY;
     if (st->scratch_count < w->worker_count) {
         col_np_scratch *s = col_alloc_zeroed(&w->alloc, (size_t)w->worker_count, sizeof(col_np_scratch));
         if (s == NULL) return COL_ERR_OUT_OF_MEMORY;
@@ -239,10 +218,11 @@ static void if_range(int begin, int end, col_worker_ctx *worker, void *ctx)
     const if_ctx *c = ctx;
     const col_world *w = c->w;
     col_interframe_state *st = c->st;
-    const col_pair *now = w->pairs[w->cur], *before = w->pairs[1 - w->cur];
-    int nnow = w->pair_count[w->cur], nbefore = w->pair_count[1 - w->cur];
+    const col_pair_array *cur = col_results_current(&w->results), *prev = col_results_previous(&w->results);
+    const col_pair *now = cur->data, *before = prev->data;
+    int nnow = cur->count, nbefore = prev->count;
     for (int i = begin; i < end; i++) {
-        uint32_t sa = st->cand[i].a, sb = st->cand[i].b;
+        uint32_t sa = st->cand.data[i].a, sb = st->cand.data[i].b;
         col_body_id ia = col_world_body_id(w, sa), ib = col_world_body_id(w, sb);
         uint8_t hit = 1;
         if (!if_in_list(now, nnow, ia, ib, false) && !if_in_list(before, nbefore, ia, ib, true)) {
@@ -252,7 +232,7 @@ static void if_range(int begin, int end, col_worker_ctx *worker, void *ctx)
                            if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker->index], &res);
             hit = res.may_touch ? 1 : 0;
         }
-        st->hit[i] = hit;
+        st->hit.data[i] = hit;
     }
 }
 
@@ -269,18 +249,18 @@ void col_interframe_finish(col_world *w)
     col_interframe_state *st = w->interframe;
     if (st == NULL || !st->prepared) return;
     if_ctx c = {w, st};
-    col_parallel_for(w, if_range, st->cand_count, IF_MIN_RANGE, &c);
+    col_parallel_for(w, if_range, st->cand.count, IF_MIN_RANGE, &c);
     int next = 1 - st->cur, n = 0;
-    col_pair *out = st->out[next];
-    for (int i = 0; i < st->cand_count; i++) {
-        if (!st->hit[i]) continue;
-        out[n].a = col_world_body_id(w, st->cand[i].a);
-        out[n].b = col_world_body_id(w, st->cand[i].b);
+    col_pair *out = st->out[next].data;
+    for (int i = 0; i < st->cand.count; i++) {
+        if (!st->hit.data[i]) continue;
+        out[n].a = col_world_body_id(w, st->cand.data[i].a);
+        out[n].b = col_world_body_id(w, st->cand.data[i].b);
         n++;
     }
     /* Indices are unique within the list: the order is total. */
     if (n > 1) qsort(out, (size_t)n, sizeof *out, if_pair_cmp);
-    st->out_count[next] = n;
+    st->out[next].count = n;
     st->cur = next;
     st->prepared = 0;
 }

@@ -106,9 +106,7 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     col_id_pool_init(&w->shape_ids);
     col_id_pool_init(&w->body_ids);
     col_sleep_wheel_init(&w->sleep_queue);
-    /* Slots keep the backend's cache 16-byte aligned after the header. */
-    size_t header = (sizeof(col_pair_slot) + 15) & ~(size_t)15;
-    w->slot_stride = header + ((w->backend->cache_size + 15) & ~(size_t)15);
+    col_pair_cache_init(&w->pair_cache, w->backend->cache_size);
     w->sap = col_sap_create(&w->alloc);
     if (w->sap == NULL) {
         col_world_destroy(w);
@@ -150,20 +148,13 @@ void col_world_destroy(col_world *world)
     col_free_bytes(&w->alloc, w->hot, (size_t)w->body_cap * sizeof(col_body_hot));
     col_id_pool_destroy(&w->shape_ids, &w->alloc);
     col_id_pool_destroy(&w->body_ids, &w->alloc);
-    col_pair_cache_destroy(w);
+    col_pair_cache_destroy(&w->pair_cache, &w->alloc);
     col_sleep_wheel_destroy(&w->sleep_queue, &w->alloc);
-    col_pair_filter_destroy(w);
+    col_pair_filter_destroy(&w->disabled, &w->alloc);
     col_interframe_destroy(w);
-    for (int k = 0; k < 2; k++) col_free_bytes(&w->alloc, w->pairs[k], (size_t)w->pair_cap[k] * sizeof(col_pair));
-    col_free_bytes(&w->alloc, w->began, (size_t)w->began_cap * sizeof(col_pair));
-    col_free_bytes(&w->alloc, w->ended, (size_t)w->ended_cap * sizeof(col_pair));
-    col_free_bytes(&w->alloc, w->pair_result, (size_t)w->pair_result_cap);
-    col_free_bytes(&w->alloc, w->fresh, (size_t)w->fresh_cap * sizeof(int));
-    col_free_bytes(&w->alloc, w->gather_counts, (size_t)w->gather_counts_cap * sizeof(int));
-    col_free_bytes(&w->alloc, w->pose_batch, (size_t)w->pose_batch_cap * sizeof(col_transform));
-    col_free_bytes(&w->alloc, w->pose_newly, (size_t)w->pose_newly_cap);
-    col_free_bytes(&w->alloc, w->pose_stamp, (size_t)w->pose_stamp_cap * sizeof(atomic_uint_least64_t));
-    col_free_bytes(&w->alloc, w->pair_keys, (size_t)w->pair_keys_cap * sizeof(uint64_t));
+    col_results_destroy(&w->results, &w->alloc);
+    col_arena_free(&w->alloc, &w->frame_arena);
+    col_pose_batch_destroy(&w->poses, &w->alloc);
     alloc = w->alloc;
     col_free_bytes(&alloc, w, sizeof *w);
 }
@@ -173,12 +164,13 @@ col_pair_events col_world_get_pair_events(const col_world *world)
     col_pair_events ev;
     memset(&ev, 0, sizeof ev);
     if (world == NULL) return ev;
-    ev.pairs = world->pairs[world->cur];
-    ev.pair_count = world->pair_count[world->cur];
-    ev.began = world->began;
-    ev.began_count = world->began_count;
-    ev.ended = world->ended;
-    ev.ended_count = world->ended_count;
+    const col_results *r = &world->results;
+    ev.pairs = col_results_current(r)->data;
+    ev.pair_count = col_results_current(r)->count;
+    ev.began = r->began.data;
+    ev.began_count = r->began.count;
+    ev.ended = r->ended.data;
+    ev.ended_count = r->ended.count;
     col_interframe_events(world, &ev.interframe, &ev.interframe_count);
     return ev;
 }
@@ -365,9 +357,9 @@ uint64_t col_world_hash(const col_world *world)
         h = fnv(h, &r->max_angular_speed, sizeof r->max_angular_speed);
         h = fnv(h, &r->disabled_count, sizeof r->disabled_count);
     }
-    h = fnv(h, w->disabled, (size_t)w->disabled_count * sizeof(uint64_t));
-    h = fnv_pairs(h, w->pairs[w->cur], w->pair_count[w->cur]);
-    h = fnv_pairs(h, w->began, w->began_count);
-    h = fnv_pairs(h, w->ended, w->ended_count);
+    h = fnv(h, w->disabled.keys.data, (size_t)w->disabled.keys.count * sizeof(uint64_t));
+    h = fnv_pairs(h, col_results_current(&w->results)->data, col_results_current(&w->results)->count);
+    h = fnv_pairs(h, w->results.began.data, w->results.began.count);
+    h = fnv_pairs(h, w->results.ended.data, w->results.ended.count);
     return h;
 }

@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* The world's internal layout, shared by the files of lib/ (world.c: life cycle and
- * inspection; shape.c; body.c; pair_filter.c: disabled pairs; pair_cache.c: per-pair
- * narrow-phase slots; frame.c: col_world_update; query.c). Not a public header. */
+ * inspection; shape.c; body.c; frame.c: col_world_update; query.c). The groups other
+ * files own are their own structs, each with its reserve and destroy: pair_cache.h
+ * (per-pair narrow-phase slots), pair_filter.h (disabled pairs), results.h (pairs and
+ * events), body_poses.h (batch pose calls), sleep_wheel.h (sleeping pairs), and the
+ * frame's scratch in a col_arena (lib/core/arena.h). Not a public header. */
 #ifndef COLIBRI_LIB_WORLD_H
 #define COLIBRI_LIB_WORLD_H
 
@@ -11,12 +14,17 @@
 
 #include "colibri/colibri.h"
 #include "lib/core/alloc.h"
+#include "lib/core/arena.h"
 #include "lib/core/hull.h"
 #include "lib/core/id_pool.h"
 #include "broadphase/sap.h"
-#include "lib/sleep_wheel.h"
 #include "lib/core/vec.h"
+#include "lib/body_poses.h"
+#include "lib/pair_cache.h"
+#include "lib/pair_filter.h"
 #include "lib/parallel.h"
+#include "lib/results.h"
+#include "lib/sleep_wheel.h"
 #include "narrowphase/backend.h"
 
 struct col_sap;
@@ -62,15 +70,6 @@ typedef struct col_body_hot {
     uint32_t group, mask; /* copies of the body's filter bits */
 } col_body_hot;
 
-/* Header of a per-pair cache slot; the backend's cache follows at slot_header_size. */
-typedef struct col_pair_slot {
-    uint64_t tested_frame; /* frame of the last narrow-phase answer, 0: never */
-    uint64_t wake_frame;   /* when asleep: the frame it is due again (its key in sleep_queue) */
-    uint64_t seen_frame;   /* last frame it was a candidate (its tight boxes overlapped) */
-    uint8_t colliding;     /* that answer */
-    uint8_t asleep;        /* certified separated until wake_frame: not tested before */
-} col_pair_slot;
-
 struct col_world {
     col_alloc alloc;
     col_world_def def;
@@ -101,23 +100,9 @@ struct col_world {
     struct col_sap *sap;
     col_sleep_wheel sleep_queue; /* sleeping pairs' cache slots keyed by wake frame (frame.c) */
 
-    /* pair cache slots (pair_cache.c) */
-    unsigned char *slots;
-    size_t slot_stride;
-    int slot_cap, slot_high;
-    uint32_t *slot_free;
-    int slot_free_count;
-
-    /* disabled pairs: sorted keys lo_slot << 32 | hi_slot (pair_filter.c) */
-    uint64_t *disabled;
-    int disabled_count, disabled_cap;
-
-    /* results: pairs[cur] is the last update's list, pairs[1 - cur] the one before */
-    col_pair *pairs[2];
-    int pair_cap[2], pair_count[2];
-    int cur;
-    col_pair *began, *ended;
-    int began_cap, ended_cap, began_count, ended_count;
+    col_pair_cache pair_cache; /* per-pair narrow-phase slots (pair_cache.h) */
+    col_pair_filter disabled;  /* disabled pairs (pair_filter.h) */
+    col_results results;       /* the colliding pairs and their events (results.h) */
 
     /* workers (parallel.c): workers[k] is worker k's context (scratch, counters);
      * workers[0] is the calling thread's. pool is NULL with one worker or with the
@@ -126,25 +111,8 @@ struct col_world {
     int worker_count;
     struct col_thread_pool *pool;
 
-    /* frame scratch (frame.c): one result byte per record, the records given slots */
-    uint8_t *pair_result;
-    int *fresh;           /* then reused by the gathering for newly sleeping records */
-    int fresh_cap;
-    int *gather_counts;   /* 4 per gathering block */
-    int gather_counts_cap;
-    int pair_result_cap;
-    /* batch pose calls (body_poses.c): the checked poses and newly-dirty bytes, kept across
-     * calls; per body slot the last call's number and item (finds repeated bodies) */
-    col_transform *pose_batch;
-    int pose_batch_cap;
-    uint8_t *pose_newly;
-    int pose_newly_cap;
-    atomic_uint_least64_t *pose_stamp;
-    int pose_stamp_cap;
-    uint32_t pose_epoch;
-    /* pair sorting (frame.c): radix keys of the colliding pairs and their scratch */
-    uint64_t *pair_keys;
-    int pair_keys_cap;
+    col_arena frame_arena; /* the frame's scratch arrays (frame.c, step 3) */
+    col_pose_batch poses;  /* batch pose calls (body_poses.h) */
 
     uint64_t frame;       /* updates completed */
     col_counters counters;
@@ -203,22 +171,6 @@ static inline bool col_aabb_contains(const col_aabb *outer, const col_aabb *inne
     return outer->min.x <= inner->min.x && outer->min.y <= inner->min.y && outer->min.z <= inner->min.z &&
            inner->max.x <= outer->max.x && inner->max.y <= outer->max.y && inner->max.z <= outer->max.z;
 }
-
-/* Per-pair cache slots (pair_cache.c). */
-int col_pair_cache_reserve(col_world *world, int count);
-uint32_t col_pair_cache_acquire(col_world *world);
-void col_pair_cache_release(col_world *world, uint32_t slot);
-static inline col_pair_slot *col_pair_cache_slot(const col_world *world, uint32_t slot)
-{
-    return (col_pair_slot *)(void *)(world->slots + (size_t)slot * world->slot_stride);
-}
-void *col_pair_cache_backend_data(const col_world *world, uint32_t slot);
-void col_pair_cache_destroy(col_world *world);
-
-/* Disabled pairs (pair_filter.c). */
-bool col_pair_filter_is_disabled(const col_world *world, uint32_t sa, uint32_t sb);
-void col_pair_filter_forget_body(col_world *world, uint32_t slot);
-void col_pair_filter_destroy(col_world *world);
 
 /* The pose a body had at the update before the last one: prev_xf if the last update
  * moved it, else its current xf (it did not move in between). */

@@ -442,10 +442,10 @@ static uint64_t frame_hash(const col_world *w)
         h = fnv(h, &rec[i].b, sizeof rec[i].b);
         h = fnv(h, &rec[i].user, sizeof rec[i].user);
         if (rec[i].user == COL_PAIR_NO_USER) continue;
-        const col_pair_slot *slot = col_pair_cache_slot(w, rec[i].user);
+        const col_pair_slot *slot = col_pair_cache_slot(&w->pair_cache, rec[i].user);
         h = fnv(h, &slot->tested_frame, sizeof slot->tested_frame);
         h = fnv(h, &slot->colliding, sizeof slot->colliding);
-        h = fnv(h, col_pair_cache_backend_data(w, rec[i].user), w->backend->cache_size);
+        h = fnv(h, col_pair_cache_backend_data(&w->pair_cache, rec[i].user), w->backend->cache_size);
     }
     return h;
 }

@@ -36,28 +36,19 @@ void col_free_bytes(col_alloc *a, void *ptr, size_t size)
     else free(ptr);
 }
 
-int col_array_reserve(col_alloc *a, void **data, int *cap, int need, size_t elem)
+void *col_array_grow(col_alloc *a, void *data, int cap, int keep, int need, size_t elem, int *new_cap)
 {
-    if (need <= *cap) return 0;
-    if (need < 0) return -1;
-    long long want = *cap > 0 ? (long long)*cap : 16;
+    if (need < 0 || cap < 0 || keep < 0 || keep > cap) return NULL;
+    long long want = cap > 0 ? (long long)cap : 16;
     while (want < need) want *= 2;
     if (want > 0x7fffffffLL) want = 0x7fffffffLL;
-    if ((unsigned long long)want > SIZE_MAX / elem) return -1;
+    if (want < need || (unsigned long long)want > SIZE_MAX / elem) return NULL;
     void *p = col_alloc_bytes(a, (size_t)want * elem);
-    if (p == NULL) return -1;
-    if (*data != NULL) {
-        memcpy(p, *data, (size_t)*cap * elem);
-        col_free_bytes(a, *data, (size_t)*cap * elem);
+    if (p == NULL) return NULL;
+    if (data != NULL) {
+        if (keep > 0) memcpy(p, data, (size_t)keep * elem);
+        col_free_bytes(a, data, (size_t)cap * elem);
     }
-    *data = p;
-    *cap = (int)want;
-    return 0;
-}
-
-void col_array_free(col_alloc *a, void **data, int *cap, size_t elem)
-{
-    col_free_bytes(a, *data, (size_t)*cap * elem);
-    *data = NULL;
-    *cap = 0;
+    *new_cap = (int)want;
+    return p;
 }

@@ -23,11 +23,6 @@ void *col_alloc_zeroed(col_alloc *a, size_t n, size_t size);
 /* size must be what was allocated; NULL ptr is ignored. */
 void col_free_bytes(col_alloc *a, void *ptr, size_t size);
 
-/* Grows *data (elements of elem bytes, capacity *cap) to hold at least need elements,
- * keeping the first *cap elements; doubles so growth is amortised. Returns 0 on success,
- * -1 on allocation failure or overflow (then *data and *cap are unchanged). */
-int col_array_reserve(col_alloc *a, void **data, int *cap, int need, size_t elem);
-/* Frees an array made by col_array_reserve and zeroes *data and *cap. */
-void col_array_free(col_alloc *a, void **data, int *cap, size_t elem);
+/* Typed arrays on this allocator: lib/core/array.h; a frame's scratch: lib/core/arena.h. */
 
 #endif
