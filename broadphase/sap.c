@@ -188,8 +188,7 @@ struct col_sap {
     /* The incremental passes' items (segments of the three axes, then one fix-up per
      * axis) with the events they record, applied afterwards in item order; run on the
      * owner's workers through run (NULL: in order on the calling thread). */
-    col_sap_run_fn *run;
-    void *run_ctx;
+    col_runner runner;
     col_sap_item_array items;
     uint64_t *events;        /* event_chunk_cap chunks of COL_SAP_CHUNK events */
     int *chunk_next, *chunk_len;
@@ -505,8 +504,9 @@ typedef struct col_sap_pass {
 
 /* Items [begin, end) = (axis, segment) of the refresh: writes the current box values
  * into the endpoints. Each endpoint belongs to one item. */
-static void refresh_items(int begin, int end, void *arg)
+static void refresh_items(int begin, int end, int worker_index, void *arg)
 {
+    (void)worker_index;
     const col_sap_pass *ps = arg;
     col_sap *sap = ps->sap;
     for (int it = begin; it < end; it++) {
@@ -592,8 +592,9 @@ static void sort_range(col_sap *sap, col_sap_ep *ep, int lo, int start, int hi, 
 }
 
 /* Items [begin, end) = (axis, segment): each sorts its own segment. */
-static void segment_items(int begin, int end, void *arg)
+static void segment_items(int begin, int end, int worker_index, void *arg)
 {
+    (void)worker_index;
     const col_sap_pass *ps = arg;
     for (int it = begin; it < end; it++) {
         int k = it / ps->nseg, lo = (it % ps->nseg) * COL_SAP_SEGMENT;
@@ -608,8 +609,9 @@ static int pass_items(int nseg) { return 6 * nseg; }
 
 /* Items [begin, end) = (axis, boundary): each sorts the window of one segment's length
  * centred on its boundary. Windows of an axis are disjoint. */
-static void window_items(int begin, int end, void *arg)
+static void window_items(int begin, int end, int worker_index, void *arg)
 {
+    (void)worker_index;
     const col_sap_pass *ps = arg;
     int nb = ps->nseg - 1;
     for (int it = begin; it < end; it++) {
@@ -621,20 +623,17 @@ static void window_items(int begin, int end, void *arg)
 
 /* Items [begin, end) = axes: the fix-up of whatever is still out of order across the
  * axis (from the start: after the windows not even segment 0 is known to be sorted). */
-static void fixup_items(int begin, int end, void *arg)
+static void fixup_items(int begin, int end, int worker_index, void *arg)
 {
+    (void)worker_index;
     const col_sap_pass *ps = arg;
     for (int k = begin; k < end; k++)
         sort_range(ps->sap, ps->sap->axis[k].data, 0, 1, ps->n, ps->old_boxes,
                    &ps->sap->items.data[6 * ps->nseg - 3 + k]);
 }
 
-static void run_items(col_sap *sap, col_sap_items_fn *fn, void *arg, int count)
-{
-    if (count <= 0) return;
-    if (sap->run != NULL) sap->run(sap->run_ctx, fn, arg, count);
-    else fn(0, count, arg);
-}
+/* Items are big (a segment of thousands of endpoints): one per claim. */
+static void run_items(col_sap *sap, col_range_fn *fn, void *arg, int count) { col_runner_run(&sap->runner, fn, arg, count, 1); }
 
 /* Makes room for the items of n endpoints and the event pool (at least chunks chunks).
  * Returns 0, or -1 with nothing changed but a possibly larger array. */
@@ -722,8 +721,9 @@ static int apply_events(col_sap *sap, int items, col_sap_pair_removed_fn removed
 
 /* Items [begin, end) = blocks of proxies: the moved ones get old_boxes = boxes again and
  * lose their flag, ready for the next update's first moves. */
-static void sync_items(int begin, int end, void *arg)
+static void sync_items(int begin, int end, int worker_index, void *arg)
 {
+    (void)worker_index;
     col_sap *sap = arg;
     for (int it = begin; it < end; it++) {
         int lo = it * COL_SAP_SYNC_BLOCK, hi = lo + COL_SAP_SYNC_BLOCK < sap->nslots ? lo + COL_SAP_SYNC_BLOCK : sap->nslots;
@@ -984,8 +984,7 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     return rc;
 }
 
-void col_sap_set_runner(col_sap *sap, col_sap_run_fn *run, void *ctx)
+void col_sap_set_runner(col_sap *sap, col_runner runner)
 {
-    sap->run = run;
-    sap->run_ctx = ctx;
+    sap->runner = runner;
 }

@@ -32,6 +32,7 @@
 #include <stdint.h>
 
 #include "broadphase/pair_set.h"
+#include "lib/core/runner.h"
 #include "colibri/vecmath.h"
 
 struct col_alloc;
@@ -67,14 +68,11 @@ void col_sap_remove(col_sap *sap, uint32_t p);
  * marked stale and the next successful update rebuilds it. */
 int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx);
 
-/* Runs fn(begin, end, arg) over items [0, count), in blocks, possibly on several
- * threads at once, and returns when every item is done. */
-typedef void col_sap_items_fn(int begin, int end, void *arg);
-typedef void col_sap_run_fn(void *ctx, col_sap_items_fn *fn, void *arg, int count);
-/* Lets col_sap_update run its passes on the owner's workers (run NULL: on the calling
- * thread). The result is the same either way, for any number of workers: the work is cut
- * into items of fixed size and their outcomes are merged in item order (sap.c). */
-void col_sap_set_runner(col_sap *sap, col_sap_run_fn *run, void *ctx);
+/* Lets col_sap_update run its passes on the owner's workers (a runner with run NULL:
+ * on the calling thread). The result is the same either way, for any number of workers:
+ * the work is cut into items of fixed size and their outcomes are merged in item order
+ * (sap.c). */
+void col_sap_set_runner(col_sap *sap, col_runner runner);
 
 /* The pair set (valid until the next update or remove). */
 col_pair_set *col_sap_pair_set(col_sap *sap);

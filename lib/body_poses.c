@@ -36,9 +36,10 @@ typedef struct pose_batch_call {
     void *ctx;
 } pose_batch_call;
 
-static void check_range(int begin, int end, col_worker_ctx *worker, void *arg)
+static void check_range(int begin, int end, int worker_index, void *arg)
 {
     const pose_batch_call *c = arg;
+    col_worker_ctx *worker = &c->w->workers[worker_index];
     const col_world *w = c->w;
     double tol = w->def.quaternion_tolerance;
     for (int i = begin; i < end; i++) {
@@ -59,9 +60,9 @@ static void check_range(int begin, int end, col_worker_ctx *worker, void *arg)
 }
 
 /* Stores items [begin, end) of a batch without repeated bodies: each body is one item's. */
-static void store_range(int begin, int end, col_worker_ctx *worker, void *arg)
+static void store_range(int begin, int end, int worker_index, void *arg)
 {
-    (void)worker;
+    (void)worker_index;
     const pose_batch_call *c = arg;
     col_world *w = c->w;
     for (int i = begin; i < end; i++) {

@@ -105,9 +105,9 @@ typedef struct frame_ctx {
 
 /* Step 1, items [begin, end) of the dirty list: each body's pose, box and move frame are
  * its own, so workers share nothing. */
-static void bounds_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void bounds_range(int begin, int end, int worker_index, void *ctx)
 {
-    (void)worker;
+    (void)worker_index;
     const frame_ctx *f = ctx;
     col_world *w = f->w;
     for (int k = begin; k < end; k++) {
@@ -209,9 +209,10 @@ static bool candidate(const col_world *w, const col_bp_pair *r, col_worker_ctx *
 /* Step 4, first pass, records [begin, end): candidates with a slot are tested; those
  * without one are marked to get one. The tight boxes come first and from their own
  * array: most records that fail, fail there, without touching bodies or slots. */
-static void pairs_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void pairs_range(int begin, int end, int worker_index, void *ctx)
 {
     const frame_ctx *f = ctx;
+    col_worker_ctx *worker = &f->w->workers[worker_index];
     const col_body_hot *hot = f->w->hot;
     for (int i = begin; i < end; i++) {
         /* The records name bodies in no order: ask for the boxes a few records ahead. */
@@ -227,9 +228,10 @@ static void pairs_range(int begin, int end, col_worker_ctx *worker, void *ctx)
 }
 
 /* Step 4, second pass, items [begin, end) of the fresh list. */
-static void fresh_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void fresh_range(int begin, int end, int worker_index, void *ctx)
 {
     const frame_ctx *f = ctx;
+    col_worker_ctx *worker = &f->w->workers[worker_index];
     for (int k = begin; k < end; k++) {
         int i = f->fresh[k];
         f->result[i] = test_record(f, worker, &f->rec[i], true);
@@ -250,9 +252,9 @@ typedef struct gather_ctx {
 } gather_ctx;
 
 /* Step 4's gathering, blocks [begin, end): each writes only its own parts. */
-static void gather_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void gather_range(int begin, int end, int worker_index, void *ctx)
 {
-    (void)worker;
+    (void)worker_index;
     const gather_ctx *g = ctx;
     for (int blk = begin; blk < end; blk++) {
         int lo = blk * COL_GATHER_BLOCK, hi = g->nrec - lo > COL_GATHER_BLOCK ? lo + COL_GATHER_BLOCK : g->nrec;

@@ -213,7 +213,7 @@ typedef struct if_ctx {
 
 /* Candidates [begin, end): each writes only its own hit byte; the worker owns its
  * scratch. */
-static void if_range(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void if_range(int begin, int end, int worker_index, void *ctx)
 {
     const if_ctx *c = ctx;
     const col_world *w = c->w;
@@ -229,7 +229,7 @@ static void if_range(int begin, int end, col_worker_ctx *worker, void *ctx)
             const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
             col_lpip_sweep_result res;
             col_lpip_sweep(&w->shapes[A->shape].hull, if_prev(w, sa, st->frame), &A->xf, &w->shapes[B->shape].hull,
-                           if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker->index], &res);
+                           if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker_index], &res);
             hit = res.may_touch ? 1 : 0;
         }
         st->hit.data[i] = hit;

@@ -2,7 +2,6 @@
 /* col_parallel_for over the world's pool or the app's task system (parallel.h). */
 #include "lib/parallel.h"
 
-#include "broadphase/sap.h"
 #include "lib/world.h"
 
 /* Blocks per worker: enough that workers finishing early take over the blocks of a slow
@@ -13,18 +12,6 @@
  * 64 took the 2-worker frame from 7.1 to 6.9 ms. */
 #define COL_BLOCKS_PER_WORKER 64
 
-typedef struct parallel_call {
-    col_world *world;
-    col_parallel_fn *fn;
-    void *ctx;
-} parallel_call;
-
-static void run_range(int begin, int end, int worker_index, void *ctx)
-{
-    parallel_call *c = ctx;
-    c->fn(begin, end, &c->world->workers[worker_index], c->ctx);
-}
-
 /* A task handed to the app's task system: worker k's share of the job. */
 static void run_task(void *task_ctx)
 {
@@ -32,25 +19,24 @@ static void run_task(void *task_ctx)
     col_range_job_run(wc->job, wc->index);
 }
 
-void col_parallel_for(col_world *w, col_parallel_fn *fn, int count, int min_range, void *ctx)
+void col_parallel_for(col_world *w, col_range_fn *fn, int count, int min_range, void *ctx)
 {
     if (count <= 0) return;
     int n = w->worker_count;
     if (min_range < 1) min_range = 1;
     if (n <= 1 || count <= min_range) {
-        fn(0, count, &w->workers[0], ctx);
+        fn(0, count, 0, ctx);
         return;
     }
     long long per = (long long)COL_BLOCKS_PER_WORKER * n;
     int block = (int)(((long long)count + per - 1) / per);
     if (block < min_range) block = min_range;
-    parallel_call call = {w, fn, ctx};
     if (w->def.enqueue_task == NULL) {
-        col_thread_pool_run(w->pool, run_range, &call, count, block);
+        col_thread_pool_run(w->pool, fn, ctx, count, block);
         return;
     }
     col_range_job job;
-    col_range_job_init(&job, run_range, &call, count, block);
+    col_range_job_init(&job, fn, ctx, count, block);
     /* The app's task system, Box2D v3's contract (box2d types.h b2EnqueueTaskCallback):
      * one task per extra worker, each claiming blocks until none is left, so the step is
      * complete whichever tasks run, in any order, on any thread; NULL means the task was
@@ -70,24 +56,15 @@ void col_parallel_for(col_world *w, col_parallel_fn *fn, int count, int min_rang
     for (int k = 1; k < tasks; k++) w->workers[k].job = NULL;
 }
 
-/* The broad phase's items on the world's workers (col_sap_set_runner). */
-typedef struct sap_items_call {
-    col_sap_items_fn *fn;
-    void *arg;
-} sap_items_call;
-
-static void run_sap_items(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void world_run(void *self, col_range_fn *fn, void *ctx, int count, int min_block)
 {
-    (void)worker;
-    const sap_items_call *c = ctx;
-    c->fn(begin, end, c->arg);
+    col_parallel_for(self, fn, count, min_block, ctx);
 }
 
-void col_parallel_run_sap_items(void *world, col_sap_items_fn *fn, void *arg, int count)
+col_runner col_parallel_runner(col_world *w)
 {
-    sap_items_call c = {fn, arg};
-    /* Items are big (a segment of thousands of endpoints): one per claim. */
-    col_parallel_for(world, run_sap_items, count, 1, &c);
+    col_runner r = {world_run, w};
+    return r;
 }
 
 col_status col_parallel_init(col_world *w)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Parallel steps of a world (STYLE.md items 9 and 10): col_parallel_for runs a function
+/* Parallel steps of a world (docs/threads.md): col_parallel_for runs a range function
  * over [0, count) on the world's workers, either its own pool (lib/core/thread_pool.c)
  * or the app's task system (Box2D v3's enqueue/finish contract, types.h), and returns
  * when every item is done.
@@ -33,16 +33,13 @@ typedef struct col_worker_ctx {
     col_range_job *job;        /* the job a task of the app's task system runs */
 } col_worker_ctx;
 
-/* Work on items [begin, end) as worker (its context is exclusively this call's). */
-typedef void col_parallel_fn(int begin, int end, col_worker_ctx *worker, void *ctx);
+/* Runs fn (lib/core/runner.h) over [0, count) in blocks of at least min_range items on
+ * every worker of the world and returns when all are done; worker_index k owns
+ * world->workers[k]. Cannot fail: nothing is allocated. Not reentrant. */
+void col_parallel_for(struct col_world *world, col_range_fn *fn, int count, int min_range, void *ctx);
 
-/* Runs fn over [0, count) in blocks of at least min_range items on every worker of the
- * world and returns when all are done. Cannot fail: nothing is allocated. Not reentrant. */
-void col_parallel_for(struct col_world *world, col_parallel_fn *fn, int count, int min_range, void *ctx);
-
-/* A col_sap_run_fn (broadphase/sap.h) for the world's broad phase: its items on the
- * world's workers. */
-void col_parallel_run_sap_items(void *world, void (*fn)(int begin, int end, void *arg), void *arg, int count);
+/* The world's workers as a runner (for the broad phase's passes). */
+col_runner col_parallel_runner(struct col_world *world);
 
 /* Sets up the world's workers from its def: resolves worker_count, allocates the
  * contexts and starts the pool (world.c calls it at creation). OUT_OF_MEMORY when

@@ -118,7 +118,7 @@ col_status col_world_create(const col_world_def *def, col_world **out)
         col_world_destroy(w);
         return st;
     }
-    col_sap_set_runner(w->sap, col_parallel_run_sap_items, w);
+    col_sap_set_runner(w->sap, col_parallel_runner(w));
     if (def->body_capacity > 0) {
         int n = def->body_capacity > 1u << 26 ? 1 << 26 : (int)def->body_capacity;
         if (col_id_pool_reserve(&w->body_ids, &w->alloc, n) != 0) {

@@ -159,12 +159,12 @@ typedef struct cover_ctx {
     atomic_int calls;
 } cover_ctx;
 
-static void cover_fn(int begin, int end, col_worker_ctx *worker, void *ctx)
+static void cover_fn(int begin, int end, int worker_index, void *ctx)
 {
     cover_ctx *c = ctx;
-    int k = (int)(worker - c->w->workers);
-    /* The worker context is exclusive: nobody else may be inside with the same one. */
-    if (k < 0 || k >= c->w->worker_count || worker->index != k || begin < 0 || end <= begin ||
+    int k = worker_index;
+    /* The worker index is exclusive: nobody else may be inside with the same one. */
+    if (k < 0 || k >= c->w->worker_count || c->w->workers[k].index != k || begin < 0 || end <= begin ||
         atomic_exchange(&c->busy[k], 1) != 0) {
         atomic_fetch_add(&c->violations, 1);
         return;
@@ -642,7 +642,7 @@ static void test_sap_segments_match_brute_force(void **state)
     col_sap *par = col_sap_create(&alloc), *ser = col_sap_create(&alloc);
     assert_non_null(par);
     assert_non_null(ser);
-    col_sap_set_runner(par, col_parallel_run_sap_items, w);
+    col_sap_set_runner(par, col_parallel_runner(w));
     col_aabb *box = malloc(sizeof *box * N), *rbox = malloc(sizeof *rbox * N);
     bool *live = calloc(N, sizeof *live), *is_static = calloc(N, sizeof *is_static);
     col_bp_pair *expect = malloc(sizeof *expect * 400000);

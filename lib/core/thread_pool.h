@@ -32,12 +32,10 @@
 #include <stddef.h>
 
 #include "colibri/types.h"
+#include "lib/core/runner.h"
 
 struct col_alloc;
 
-/* Work on items [begin, end) as worker worker_index (stable for the whole job, so the
- * function may use a per-worker context without locking). */
-typedef void col_range_fn(int begin, int end, int worker_index, void *ctx);
 
 typedef struct col_range_job {
     col_range_fn *fn;
