@@ -335,226 +335,294 @@ static size_t hull_layout(col_hull *h, char *base, int nv, int nf, int total)
 
 /* Turns the extracted rings into the final arrays and validates them (Euler, two faces per
  * edge, degree >= 3, planarity, containment of every input point, positive volume). */
-static col_status hull_finish(hull_build *b, col_hull *out, char *err, size_t errlen)
+/* What the finishing steps share: the build, the hull being filled, and the numbering
+ * and sorted faces and half-edges they derive from qhull's rings. */
+typedef struct hull_fin {
+    hull_build *b;
+    col_hull h;
+    int n, nf, total, nv, ne;
+    int *vid;              /* input point -> vertex index (-1: not a vertex); then cursors */
+    int *pid;              /* vertex -> input point */
+    double *dq;            /* per face: the plane's offset in the scaled frame */
+    hull_face_rec *recs;   /* faces in their final (sorted) order */
+    hull_half_edge *he;    /* half-edges sorted by (lo, hi, direction) */
+    char *err;
+    size_t errlen;
+} hull_fin;
+
+/* Vertices are the ring members, numbered by increasing input index. */
+static col_status fin_number_vertices(hull_fin *x)
 {
-    const int n = b->n, nf = b->face_count, total = b->ring_total;
-    int *vid = hull_scratch(b, (size_t)n, sizeof(int));
-    hull_face_rec *recs = hull_scratch(b, (size_t)nf, sizeof(hull_face_rec));
-    hull_half_edge *he = hull_scratch(b, (size_t)total, sizeof(hull_half_edge));
-    if (vid == NULL || recs == NULL || he == NULL) return COL_ERR_OUT_OF_MEMORY;
-
-    /* Vertices are the ring members, numbered by increasing input index. */
-    for (int i = 0; i < n; i++) vid[i] = -1;
-    for (int k = 0; k < total; k++) vid[b->ring[k]] = 0;
+    hull_build *b = x->b;
+    int *vid = x->vid;
+    for (int i = 0; i < x->n; i++) vid[i] = -1;
+    for (int k = 0; k < x->total; k++) vid[b->ring[k]] = 0;
     int nv = 0;
-    for (int i = 0; i < n; i++) vid[i] = vid[i] == 0 ? nv++ : -1;
-    int *pid = hull_scratch(b, (size_t)nv, sizeof(int)); /* vertex -> input index */
-    double *dq = hull_scratch(b, (size_t)nf, sizeof(double));
-    if (pid == NULL || dq == NULL) return COL_ERR_OUT_OF_MEMORY;
-    for (int i = 0; i < n; i++)
-        if (vid[i] >= 0) pid[vid[i]] = i;
+    for (int i = 0; i < x->n; i++) vid[i] = vid[i] == 0 ? nv++ : -1;
+    x->nv = nv;
+    x->pid = hull_scratch(b, (size_t)nv, sizeof(int));
+    x->dq = hull_scratch(b, (size_t)x->nf, sizeof(double));
+    if (x->pid == NULL || x->dq == NULL) return COL_ERR_OUT_OF_MEMORY;
+    for (int i = 0; i < x->n; i++)
+        if (vid[i] >= 0) x->pid[vid[i]] = i;
+    return COL_OK;
+}
 
-    /* Rings in vertex indices, rotated to start at their smallest index (orientation kept),
-     * then faces sorted lexicographically: a total order, since two faces never share a
-     * directed edge, so builds of the same input give identical arrays. */
-    for (int f = 0; f < nf; f++) {
+/* Rings in vertex indices, rotated to start at their smallest index (orientation kept),
+ * then faces sorted lexicographically: a total order, since two faces never share a
+ * directed edge, so builds of the same input give identical arrays. */
+static void fin_sort_faces(hull_fin *x)
+{
+    hull_build *b = x->b;
+    for (int f = 0; f < x->nf; f++) {
         int *r = b->ring + b->ring_first[f];
         int len = b->ring_first[f + 1] - b->ring_first[f], lo = 0;
         for (int i = 0; i < len; i++) {
-            r[i] = vid[r[i]];
+            r[i] = x->vid[r[i]];
             if (r[i] < r[lo]) lo = i;
         }
         hull_reverse(r, lo); /* rotate left by lo with three reversals */
         hull_reverse(r + lo, len - lo);
         hull_reverse(r, len);
-        recs[f].ring = r;
-        recs[f].len = len;
-        recs[f].src = f;
+        x->recs[f].ring = r;
+        x->recs[f].len = len;
+        x->recs[f].src = f;
     }
-    qsort(recs, (size_t)nf, sizeof *recs, hull_cmp_face);
+    qsort(x->recs, (size_t)x->nf, sizeof *x->recs, hull_cmp_face);
+}
 
-    /* Edges: every directed ring edge once; each undirected edge must appear exactly twice,
-     * once in each direction, from two different faces. */
+/* Edges: every directed ring edge once; each undirected edge must appear exactly twice,
+ * once in each direction, from two different faces, and V - E + F = 2. */
+static col_status fin_pair_edges(hull_fin *x)
+{
     int k = 0;
-    for (int f = 0; f < nf; f++) {
-        for (int i = 0; i < recs[f].len; i++, k++) {
-            int a = recs[f].ring[i], c = recs[f].ring[(i + 1) % recs[f].len];
-            he[k] = (hull_half_edge){a < c ? a : c, a < c ? c : a, a < c, f};
+    for (int f = 0; f < x->nf; f++) {
+        for (int i = 0; i < x->recs[f].len; i++, k++) {
+            int a = x->recs[f].ring[i], c = x->recs[f].ring[(i + 1) % x->recs[f].len];
+            x->he[k] = (hull_half_edge){a < c ? a : c, a < c ? c : a, a < c, f};
         }
     }
-    qsort(he, (size_t)total, sizeof *he, hull_cmp_half_edge);
-    int ne = total / 2;
-    if (total % 2 != 0) {
-        hull_error(err, errlen, "hull check failed: odd number of face edges");
+    qsort(x->he, (size_t)x->total, sizeof *x->he, hull_cmp_half_edge);
+    x->ne = x->total / 2;
+    if (x->total % 2 != 0) {
+        hull_error(x->err, x->errlen, "hull check failed: odd number of face edges");
         return COL_ERR_HULL_FAILED;
     }
-    for (int e = 0; e < ne; e++) {
-        const hull_half_edge *x = &he[2 * e], *y = &he[2 * e + 1];
-        if (x->lo == x->hi || x->lo != y->lo || x->hi != y->hi || !x->fwd || y->fwd ||
-            x->face == y->face) {
-            hull_error(err, errlen, "hull check failed: edge %d-%d does not have exactly two faces",
-                       x->lo, x->hi);
+    for (int e = 0; e < x->ne; e++) {
+        const hull_half_edge *p = &x->he[2 * e], *q = &x->he[2 * e + 1];
+        if (p->lo == p->hi || p->lo != q->lo || p->hi != q->hi || !p->fwd || q->fwd || p->face == q->face) {
+            hull_error(x->err, x->errlen, "hull check failed: edge %d-%d does not have exactly two faces", p->lo,
+                       p->hi);
             return COL_ERR_HULL_FAILED;
         }
     }
-    if (nv - ne + nf != 2) {
-        hull_error(err, errlen, "hull check failed: V - E + F = %d - %d + %d is not 2", nv, ne, nf);
+    if (x->nv - x->ne + x->nf != 2) {
+        hull_error(x->err, x->errlen, "hull check failed: V - E + F = %d - %d + %d is not 2", x->nv, x->ne, x->nf);
         return COL_ERR_HULL_FAILED;
     }
+    return COL_OK;
+}
 
-    /* One block. Counts are ints and elements at most 32 bytes: the size cannot overflow on
-     * 64-bit targets; the guard is for 32-bit ones. */
-    if ((size_t)total > SIZE_MAX / 256 || (size_t)nv > SIZE_MAX / 256) return COL_ERR_OUT_OF_MEMORY;
-    col_hull h;
-    memset(&h, 0, sizeof h);
-    size_t size = hull_layout(&h, NULL, nv, nf, total);
+/* One block for the hull's arrays, and its vertices, radius and box. Counts are ints and
+ * elements at most 32 bytes: the size cannot overflow on 64-bit targets; the guard is for
+ * 32-bit ones. */
+static col_status fin_allocate(hull_fin *x)
+{
+    hull_build *b = x->b;
+    col_hull *h = &x->h;
+    if ((size_t)x->total > SIZE_MAX / 256 || (size_t)x->nv > SIZE_MAX / 256) return COL_ERR_OUT_OF_MEMORY;
+    memset(h, 0, sizeof *h);
+    size_t size = hull_layout(h, NULL, x->nv, x->nf, x->total);
     char *block = col_alloc_bytes(b->alloc, size);
     if (block == NULL) return COL_ERR_OUT_OF_MEMORY;
-    hull_layout(&h, block, nv, nf, total);
-    h.block = block;
-    h.block_size = size;
-    h.vertex_count = nv;
-    h.face_count = nf;
-    h.edge_count = ne;
-
-    h.aabb_min = h.aabb_max = b->pts[pid[0]];
-    for (int v = 0; v < nv; v++) {
-        col_vec3 p = b->pts[pid[v]];
-        h.vertices[v] = p;
+    hull_layout(h, block, x->nv, x->nf, x->total);
+    h->block = block;
+    h->block_size = size;
+    h->vertex_count = x->nv;
+    h->face_count = x->nf;
+    h->edge_count = x->ne;
+    h->aabb_min = h->aabb_max = b->pts[x->pid[0]];
+    for (int v = 0; v < x->nv; v++) {
+        col_vec3 p = b->pts[x->pid[v]];
+        h->vertices[v] = p;
         double r = col_len(p);
-        if (r > h.radius) h.radius = r;
-        h.aabb_min = col_v3(fmin(h.aabb_min.x, p.x), fmin(h.aabb_min.y, p.y), fmin(h.aabb_min.z, p.z));
-        h.aabb_max = col_v3(fmax(h.aabb_max.x, p.x), fmax(h.aabb_max.y, p.y), fmax(h.aabb_max.z, p.z));
+        if (r > h->radius) h->radius = r;
+        h->aabb_min = col_v3(fmin(h->aabb_min.x, p.x), fmin(h->aabb_min.y, p.y), fmin(h->aabb_min.z, p.z));
+        h->aabb_max = col_v3(fmax(h->aabb_max.x, p.x), fmax(h->aabb_max.y, p.y), fmax(h->aabb_max.z, p.z));
     }
+    return COL_OK;
+}
 
-    /* Faces and planes: qhull's normal from the scaled frame (the same direction in the
-     * input frame, the map being a translation and a positive scale); d is the largest n.v
-     * over the face's vertices, in input coordinates for the output, scaled ones for checks. */
+/* Faces and planes: qhull's normal from the scaled frame (the same direction in the
+ * input frame, the map being a translation and a positive scale); d is the largest n.v
+ * over the face's vertices, in input coordinates for the output, scaled ones for checks. */
+static col_status fin_faces(hull_fin *x)
+{
+    hull_build *b = x->b;
+    col_hull *h = &x->h;
     const double tol = COL_HULL_CHECK_EPS * b->diam;
-    col_status st = COL_OK;
-    k = 0;
-    for (int f = 0; f < nf && st == COL_OK; f++) {
-        h.face_first[f] = k;
-        memcpy(h.face_verts + k, recs[f].ring, (size_t)recs[f].len * sizeof(int));
-        k += recs[f].len;
-        const double *qn = b->normals + 3 * recs[f].src; /* unit already; renormalised in double */
+    int k = 0;
+    for (int f = 0; f < x->nf; f++) {
+        const hull_face_rec *rf = &x->recs[f];
+        h->face_first[f] = k;
+        memcpy(h->face_verts + k, rf->ring, (size_t)rf->len * sizeof(int));
+        k += rf->len;
+        const double *qn = b->normals + 3 * rf->src; /* unit already; renormalised in double */
         col_vec3 nrm = col_v3(qn[0], qn[1], qn[2]);
         nrm = col_scale(nrm, 1.0 / col_len(nrm));
         double d = -HUGE_VAL, dmin = HUGE_VAL, dmax = -HUGE_VAL;
-        for (int i = 0; i < recs[f].len; i++) {
-            int v = recs[f].ring[i];
-            double t = col_dot(nrm, hull_q(b, pid[v]));
+        for (int i = 0; i < rf->len; i++) {
+            int v = rf->ring[i];
+            double t = col_dot(nrm, hull_q(b, x->pid[v]));
             dmax = fmax(dmax, t);
             dmin = fmin(dmin, t);
-            d = fmax(d, col_dot(nrm, h.vertices[v]));
+            d = fmax(d, col_dot(nrm, h->vertices[v]));
         }
-        h.planes[f].n = nrm;
-        h.planes[f].d = d;
-        dq[f] = dmax;
+        h->planes[f].n = nrm;
+        h->planes[f].d = d;
+        x->dq[f] = dmax;
         if (!(dmax - dmin <= tol)) {
-            hull_error(err, errlen, "hull check failed: face %d is not planar (%.3g)", f, dmax - dmin);
-            st = COL_ERR_HULL_FAILED;
+            hull_error(x->err, x->errlen, "hull check failed: face %d is not planar (%.3g)", f, dmax - dmin);
+            return COL_ERR_HULL_FAILED;
         }
     }
-    h.face_first[nf] = k;
+    h->face_first[x->nf] = k;
+    return COL_OK;
+}
 
-    /* Edges in (lo, hi) order; [2e] is the face whose ring runs lo -> hi. The adjacency lists
-     * come out ascending because edges are sorted by lo then hi (a vertex first receives its
-     * smaller neighbours, as hi of earlier edges, then its larger ones, as lo). */
-    for (int v = 0; v <= nv; v++) h.adj_first[v] = 0;
-    for (int e = 0; e < ne; e++) {
-        h.edge_verts[2 * e] = he[2 * e].lo;
-        h.edge_verts[2 * e + 1] = he[2 * e].hi;
-        h.edge_faces[2 * e] = he[2 * e].face;
-        h.edge_faces[2 * e + 1] = he[2 * e + 1].face;
-        h.adj_first[he[2 * e].lo + 1]++;
-        h.adj_first[he[2 * e].hi + 1]++;
+/* Edges in (lo, hi) order; [2e] is the face whose ring runs lo -> hi. The adjacency lists
+ * come out ascending because edges are sorted by lo then hi (a vertex first receives its
+ * smaller neighbours, as hi of earlier edges, then its larger ones, as lo). */
+static col_status fin_edges(hull_fin *x)
+{
+    col_hull *h = &x->h;
+    const hull_half_edge *he = x->he;
+    for (int v = 0; v <= x->nv; v++) h->adj_first[v] = 0;
+    for (int e = 0; e < x->ne; e++) {
+        h->edge_verts[2 * e] = he[2 * e].lo;
+        h->edge_verts[2 * e + 1] = he[2 * e].hi;
+        h->edge_faces[2 * e] = he[2 * e].face;
+        h->edge_faces[2 * e + 1] = he[2 * e + 1].face;
+        h->adj_first[he[2 * e].lo + 1]++;
+        h->adj_first[he[2 * e].hi + 1]++;
     }
-    for (int v = 0; v < nv && st == COL_OK; v++) {
-        if (h.adj_first[v + 1] < 3) {
-            hull_error(err, errlen, "hull check failed: vertex %d has only %d edges", v, h.adj_first[v + 1]);
-            st = COL_ERR_HULL_FAILED;
+    for (int v = 0; v < x->nv; v++) {
+        if (h->adj_first[v + 1] < 3) {
+            hull_error(x->err, x->errlen, "hull check failed: vertex %d has only %d edges", v, h->adj_first[v + 1]);
+            return COL_ERR_HULL_FAILED;
         }
-        h.adj_first[v + 1] += h.adj_first[v];
+        h->adj_first[v + 1] += h->adj_first[v];
     }
-    if (st == COL_OK) {
-        for (int v = 0; v < nv; v++) vid[v] = h.adj_first[v]; /* reuse as fill cursors */
-        for (int e = 0; e < ne; e++) {
-            h.adj[vid[he[2 * e].lo]++] = he[2 * e].hi;
-            h.adj[vid[he[2 * e].hi]++] = he[2 * e].lo;
-        }
+    int *cur = x->vid; /* reused as fill cursors */
+    for (int v = 0; v < x->nv; v++) cur[v] = h->adj_first[v];
+    for (int e = 0; e < x->ne; e++) {
+        h->adj[cur[he[2 * e].lo]++] = he[2 * e].hi;
+        h->adj[cur[he[2 * e].hi]++] = he[2 * e].lo;
     }
+    return COL_OK;
+}
 
-    /* Every input point inside every plane (one-off O(n F) cost at shape creation). */
-    for (int f = 0; f < nf && st == COL_OK; f++) {
-        for (int i = 0; i < n; i++) {
-            double out_by = col_dot(h.planes[f].n, hull_q(b, i)) - dq[f];
+/* Every input point inside every plane (one-off O(n F) cost at shape creation). */
+static col_status fin_check_points(hull_fin *x)
+{
+    const double tol = COL_HULL_CHECK_EPS * x->b->diam;
+    for (int f = 0; f < x->nf; f++) {
+        for (int i = 0; i < x->n; i++) {
+            double out_by = col_dot(x->h.planes[f].n, hull_q(x->b, i)) - x->dq[f];
             if (out_by > tol) {
-                hull_error(err, errlen, "hull check failed: point %d is outside face %d by %.3g", i, f,
-                           out_by);
-                st = COL_ERR_HULL_FAILED;
-                break;
+                hull_error(x->err, x->errlen, "hull check failed: point %d is outside face %d by %.3g", i, f, out_by);
+                return COL_ERR_HULL_FAILED;
             }
         }
     }
+    return COL_OK;
+}
 
-    /* Volume and centroid as a sum of pyramids from the vertex mean o (strictly inside a
-     * solid) over each face: volume A h / 3, centroid o + 3/4 (c - o) with c the face's area
-     * centroid. Heights come from the accurate planes and areas are projected on them, so
-     * every term is positive: unlike a signed tetrahedron fan there is no cancellation on
-     * needle-like shapes. Scaled frame, mapped back exactly by the power of two. */
+/* Volume and centroid as a sum of pyramids from the vertex mean o (strictly inside a
+ * solid) over each face: volume A h / 3, centroid o + 3/4 (c - o) with c the face's area
+ * centroid. Heights come from the accurate planes and areas are projected on them, so
+ * every term is positive: unlike a signed tetrahedron fan there is no cancellation on
+ * needle-like shapes. Scaled frame, mapped back exactly by the power of two. */
+static col_status fin_mass(hull_fin *x)
+{
+    hull_build *b = x->b;
+    col_hull *h = &x->h;
     col_vec3 o = col_v3(0.0, 0.0, 0.0);
-    for (int v = 0; v < nv; v++) o = col_add(o, hull_q(b, pid[v]));
-    o = col_scale(o, 1.0 / nv);
+    for (int v = 0; v < x->nv; v++) o = col_add(o, hull_q(b, x->pid[v]));
+    o = col_scale(o, 1.0 / x->nv);
     double vol = 0.0;
     col_vec3 cm = col_v3(0.0, 0.0, 0.0);
-    for (int f = 0; f < nf && st == COL_OK; f++) {
-        const int *r = h.face_verts + h.face_first[f];
-        int len = h.face_first[f + 1] - h.face_first[f];
-        col_vec3 nrm = h.planes[f].n, v0 = hull_q(b, pid[r[0]]);
+    for (int f = 0; f < x->nf; f++) {
+        const int *r = h->face_verts + h->face_first[f];
+        int len = h->face_first[f + 1] - h->face_first[f];
+        col_vec3 nrm = h->planes[f].n, v0 = hull_q(b, x->pid[r[0]]);
         double area = 0.0;
         col_vec3 ca = col_v3(0.0, 0.0, 0.0);
         for (int i = 1; i + 1 < len; i++) {
-            col_vec3 v1 = hull_q(b, pid[r[i]]), v2 = hull_q(b, pid[r[i + 1]]);
+            col_vec3 v1 = hull_q(b, x->pid[r[i]]), v2 = hull_q(b, x->pid[r[i + 1]]);
             double t = 0.5 * col_dot(nrm, col_cross(col_sub(v1, v0), col_sub(v2, v0)));
             area += t;
             ca = col_add(ca, col_scale(col_add(v0, col_add(v1, v2)), t / 3.0));
         }
-        double height = dq[f] - col_dot(nrm, o), pv = area * height / 3.0;
+        double height = x->dq[f] - col_dot(nrm, o), pv = area * height / 3.0;
         if (!(area > 0.0) || !(height > 0.0)) {
-            hull_error(err, errlen, "hull check failed: face %d has area %.3g, height %.3g", f, area, height);
-            st = COL_ERR_HULL_FAILED;
+            hull_error(x->err, x->errlen, "hull check failed: face %d has area %.3g, height %.3g", f, area, height);
+            return COL_ERR_HULL_FAILED;
         }
         vol += pv;
         cm = col_add(cm, col_scale(col_add(o, col_scale(col_sub(col_scale(ca, 1.0 / area), o), 0.75)), pv));
     }
-    if (st == COL_OK && !(vol > 0.0)) {
-        hull_error(err, errlen, "hull check failed: volume %.3g is not positive", vol);
-        st = COL_ERR_HULL_FAILED;
+    if (!(vol > 0.0)) {
+        hull_error(x->err, x->errlen, "hull check failed: volume %.3g is not positive", vol);
+        return COL_ERR_HULL_FAILED;
     }
-    if (st == COL_OK) {
-        cm = col_scale(cm, 1.0 / vol);
-        for (int f = 0; f < nf; f++) {
-            if (!(col_dot(h.planes[f].n, cm) < dq[f])) {
-                hull_error(err, errlen, "hull check failed: centroid is not inside face %d", f);
-                st = COL_ERR_HULL_FAILED;
-                break;
-            }
-        }
-        int e = b->scale_exp;
-        h.volume = ldexp(vol, 3 * e);
-        h.centroid = col_v3(b->center.x + ldexp(cm.x, e), b->center.y + ldexp(cm.y, e),
-                            b->center.z + ldexp(cm.z, e));
-        if (st == COL_OK && !(h.volume >= DBL_MIN)) {
-            hull_error(err, errlen, "the shape is too small: its volume underflows");
-            st = COL_ERR_DEGENERATE_SHAPE;
+    cm = col_scale(cm, 1.0 / vol);
+    for (int f = 0; f < x->nf; f++) {
+        if (!(col_dot(h->planes[f].n, cm) < x->dq[f])) {
+            hull_error(x->err, x->errlen, "hull check failed: centroid is not inside face %d", f);
+            return COL_ERR_HULL_FAILED;
         }
     }
+    int e = b->scale_exp;
+    h->volume = ldexp(vol, 3 * e);
+    h->centroid = col_v3(b->center.x + ldexp(cm.x, e), b->center.y + ldexp(cm.y, e), b->center.z + ldexp(cm.z, e));
+    if (!(h->volume >= DBL_MIN)) {
+        hull_error(x->err, x->errlen, "the shape is too small: its volume underflows");
+        return COL_ERR_DEGENERATE_SHAPE;
+    }
+    return COL_OK;
+}
+
+/* Turns qhull's rings into the hull's arrays, checking the result as it goes. */
+static col_status hull_finish(hull_build *b, col_hull *out, char *err, size_t errlen)
+{
+    hull_fin x;
+    memset(&x, 0, sizeof x);
+    x.b = b;
+    x.n = b->n;
+    x.nf = b->face_count;
+    x.total = b->ring_total;
+    x.err = err;
+    x.errlen = errlen;
+    x.vid = hull_scratch(b, (size_t)x.n, sizeof(int));
+    x.recs = hull_scratch(b, (size_t)x.nf, sizeof(hull_face_rec));
+    x.he = hull_scratch(b, (size_t)x.total, sizeof(hull_half_edge));
+    if (x.vid == NULL || x.recs == NULL || x.he == NULL) return COL_ERR_OUT_OF_MEMORY;
+    col_status st = fin_number_vertices(&x);
+    if (st != COL_OK) return st;
+    fin_sort_faces(&x);
+    st = fin_pair_edges(&x);
+    if (st == COL_OK) st = fin_allocate(&x);
+    if (st != COL_OK) return st;
+    st = fin_faces(&x);
+    if (st == COL_OK) st = fin_edges(&x);
+    if (st == COL_OK) st = fin_check_points(&x);
+    if (st == COL_OK) st = fin_mass(&x);
     if (st != COL_OK) {
-        col_free_bytes(b->alloc, block, size);
+        col_free_bytes(b->alloc, x.h.block, x.h.block_size);
         return st;
     }
-    *out = h;
+    *out = x.h;
     return COL_OK;
 }
 
