@@ -23,7 +23,7 @@ static uint64_t splitmix64(uint64_t *x)
 
 static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
 
-static uint64_t xoshiro_next(void)
+uint64_t scene_rand_next(void)
 {
     uint64_t *s = g_state;
     uint64_t result = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
@@ -41,7 +41,7 @@ void scene_rand_seed(uint64_t seed)
     for (int i = 0; i < 4; i++) g_state[i] = splitmix64(&seed);
 }
 
-double scene_rand_unit(void) { return (double)(xoshiro_next() >> 11) * 0x1.0p-53; }
+double scene_rand_unit(void) { return (double)(scene_rand_next() >> 11) * 0x1.0p-53; }
 
 double scene_rand_range(double a, double b) { return a + (b - a) * scene_rand_unit(); }
 

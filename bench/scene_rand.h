@@ -21,6 +21,8 @@
 
 /* Restarts the sequence from seed (any 64-bit value). */
 void scene_rand_seed(uint64_t seed);
+/* The next 64 random bits. */
+uint64_t scene_rand_next(void);
 /* Uniform in [0, 1): the top 53 bits of the next number as a double. */
 double scene_rand_unit(void);
 /* Uniform in [a, b). */
