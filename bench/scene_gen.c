@@ -12,9 +12,8 @@
  * start position (uniform where the body fits inside the room), orientation (uniform),
  * direction of motion and axis of spin (uniform). The room side follows from --density:
  * the summed bounding-sphere volume of the bodies over the room's volume. These are the
- * rules of the standard scenes of ../shared/bench (docs/scenes.md), so the same options give
- * the same kind of scene; the output is not promised to be byte-identical to that
- * generator's.
+ * rules of the standard scenes (docs/scenes.md, "The standard scenes"), so their options
+ * give the same scenes here.
  *
  * Bad options get a message on stderr and exit status 2; a failed write, exit status 1. */
 #include <errno.h>
