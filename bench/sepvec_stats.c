@@ -29,59 +29,14 @@
 #include "narrowphase/sepvec.h"
 #include "narrowphase/support.h"
 #include "scene.h"
+#include "scene_rand.h"
 #include "stats_util.h"
-
-#define PI 3.14159265358979323846
 
 static col_alloc g_alloc;
 static const char *g_cmd; /* the command line, for the tables' captions */
 
-/* ---- random numbers: xoshiro256** seeded by splitmix64 ---- */
+/* Random numbers and shape kinds: bench/scene_rand.h (those of the benchmark scenes). */
 
-static uint64_t g_s[4];
-
-static uint64_t splitmix(uint64_t *x)
-{
-    uint64_t z = (*x += UINT64_C(0x9e3779b97f4a7c15));
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
-static uint64_t rnext(void)
-{
-    uint64_t r = rotl(g_s[1] * 5, 7) * 9, t = g_s[1] << 17;
-    g_s[2] ^= g_s[0];
-    g_s[3] ^= g_s[1];
-    g_s[1] ^= g_s[2];
-    g_s[0] ^= g_s[3];
-    g_s[2] ^= t;
-    g_s[3] = rotl(g_s[3], 45);
-    return r;
-}
-static void rseed(uint64_t s)
-{
-    for (int i = 0; i < 4; i++) g_s[i] = splitmix(&s);
-}
-static double urand(void) { return (double)(rnext() >> 11) * 0x1.0p-53; }
-static double urange(double a, double b) { return a + (b - a) * urand(); }
-static col_vec3 rdir(void)
-{
-    for (;;) {
-        double x = urange(-1, 1);
-        double y = urange(-1, 1);
-        double z = urange(-1, 1);
-        double n2 = x * x + y * y + z * z;
-        if (n2 > 1e-6 && n2 <= 1) return col_scale(col_v3(x, y, z), 1.0 / sqrt(n2));
-    }
-}
-static col_quat rquat(void)
-{
-    double u1 = urand(), u2 = 2 * PI * urand(), u3 = 2 * PI * urand();
-    double a = sqrt(1 - u1), b = sqrt(u1);
-    col_quat q = {a * sin(u2), a * cos(u2), b * sin(u3), b * cos(u3)};
-    return q;
-}
 static col_quat qmul(col_quat a, col_quat b)
 {
     col_quat r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
@@ -107,44 +62,20 @@ static col_xform xform(col_vec3 p, col_quat q)
     return col_xform_from_transform(t);
 }
 
-/* ---- shapes (as shared/bench/gen.c makes them) ---- */
-
-enum { K_ELLIPSOID, K_ROD, K_PLATE, K_BOX, K_COUNT };
-static const char *const kind_name[K_COUNT] = {"ellipsoid", "rod", "plate", "box"};
-static const double kind_axes[K_COUNT][3] = {{1, 0.6, 0.4}, {1, 0.12, 0.12}, {1, 1, 0.1}, {1, 0.6, 0.4}};
+/* ---- shapes (as the benchmark scenes make them, docs/scenes.md) ---- */
 
 typedef struct shape {
     col_hull hull;
     void *data; /* support data (table; DK if asked for) */
 } shape;
 
-static col_vec3 surface_point(int kind)
-{
-    const double *ax = kind_axes[kind];
-    if (kind == K_BOX) {
-        double area[3] = {ax[1] * ax[2], ax[0] * ax[2], ax[0] * ax[1]};
-        double t = urand() * (area[0] + area[1] + area[2]);
-        int k = t < area[0] ? 0 : (t < area[0] + area[1] ? 1 : 2);
-        double p[3];
-        for (int i = 0; i < 3; i++) p[i] = urange(-ax[i], ax[i]);
-        p[k] = urand() < 0.5 ? -ax[k] : ax[k];
-        return col_v3(p[0], p[1], p[2]);
-    }
-    double a = ax[0], b = ax[1], c = ax[2], gmax = fmax(b * c, fmax(a * c, a * b));
-    for (;;) {
-        col_vec3 d = rdir();
-        double g = sqrt(b * c * d.x * b * c * d.x + a * c * d.y * a * c * d.y + a * b * d.z * a * b * d.z);
-        if (urand() * gmax <= g) return col_v3(a * d.x, b * d.y, c * d.z);
-    }
-}
-
 static int make_shape(shape *s, int kind, int n, unsigned flags)
 {
     col_vec3 *p = malloc(sizeof *p * (size_t)(n + 8));
     int m = 0;
-    if (kind == K_BOX)
+    if (kind == SCENE_BOX)
         for (; m < 8; m++) p[m] = col_v3(m & 1 ? 1 : -1, m & 2 ? 0.6 : -0.6, m & 4 ? 0.4 : -0.4);
-    for (; m < n; m++) p[m] = surface_point(kind);
+    for (; m < n; m++) p[m] = scene_rand_surface_point((scene_kind)kind);
     char err[200];
     col_status st = col_hull_build(&g_alloc, p, m, &s->hull, err, sizeof err);
     free(p);
@@ -232,11 +163,12 @@ static void scratch_fit(scratch_buf *b, const col_hull *a, const col_hull *h)
 static int flyby(const shape *sa, const shape *sb, col_xform *xa, col_xform *xb, int cap)
 {
     double ra = sa->hull.radius, rb = sb->hull.radius, R = ra + rb;
-    col_vec3 start = col_scale(rdir(), 1.5 * R);
-    col_vec3 target = col_scale(rdir(), urange(0.0, 0.9) * R);
+    col_vec3 start = col_scale(scene_rand_direction(), 1.5 * R);
+    col_vec3 target = col_scale(scene_rand_direction(), scene_rand_range(0.0, 0.9) * R);
     col_vec3 v = col_scale(col_sub(target, start), 0.2 * ra / col_len(col_sub(target, start)));
-    col_quat qa = rquat(), qb = rquat();
-    col_quat da = qaxis(col_scale(rdir(), urange(0.0, 0.1))), db = qaxis(col_scale(rdir(), urange(0.0, 0.1)));
+    col_quat qa = scene_rand_rotation(), qb = scene_rand_rotation();
+    col_quat da = qaxis(col_scale(scene_rand_direction(), scene_rand_range(0.0, 0.1)));
+    col_quat db = qaxis(col_scale(scene_rand_direction(), scene_rand_range(0.0, 0.1)));
     int n = 0;
     col_vec3 p = start;
     for (int f = 0; f < 200 && n < cap; f++) {
@@ -271,9 +203,9 @@ static void run_paper(uint64_t seed, int passes)
     col_xform *xa = malloc(sizeof *xa * 200), *xb = malloc(sizeof *xb * 200);
     scratch_buf sb = {{NULL, 0}};
     _Alignas(16) unsigned char cache[256];
-    for (int kind = K_ELLIPSOID; kind <= K_PLATE; kind++)
+    for (int kind = SCENE_ELLIPSOID; kind <= SCENE_PLATE; kind++)
         for (int si = 0; si < 3; si++) {
-            rseed(seed + (uint64_t)(kind * 10 + si));
+            scene_rand_seed(seed + (uint64_t)(kind * 10 + si));
             shape s;
             if (make_shape(&s, kind, sizes[si], COL_SUPPORT_DEFAULT) != 0) continue;
             scratch_fit(&sb, &s.hull, &s.hull);
@@ -316,7 +248,7 @@ static void run_paper(uint64_t seed, int passes)
             }
             printf("| %s | %d | %ld | %.0f %% | %.1f / %.1f / %.1f %% | %ld | %.1f %% | %.1f / %ld | %ld | %ld | %ld / %ld "
                    "| %.0f | %.0f |\n",
-                   kind_name[kind], s.hull.vertex_count, t.queries, 100.0 * t.colliding / (t.queries ? t.queries : 1),
+                   scene_kind_name[kind], s.hull.vertex_count, t.queries, 100.0 * t.colliding / (t.queries ? t.queries : 1),
                    share_le(&t, 1), share_le(&t, 2), share_le(&t, 3), t.sep_max, 100.0 * t.all_le3 / (t.queries ? t.queries : 1),
                    t.colliding ? (double)t.col_steps_sum / t.colliding : 0.0, t.col_max, t.hornus, t.reference, t.lemma3,
                    t.lemma4, warm_ns / (nq ? nq : 1), cold_ns / (nq ? nq : 1));
@@ -346,14 +278,14 @@ static void run_support(uint64_t seed)
     printf("|---|---|---|---|---|---|---|---|---|\n");
     col_vec3 *dir = malloc(sizeof *dir * NDIR), *wdir = malloc(sizeof *wdir * NDIR);
     for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
-        rseed(seed + si);
+        scene_rand_seed(seed + si);
         shape s;
-        if (make_shape(&s, K_ELLIPSOID, sizes[si], COL_SUPPORT_DK_ALWAYS | COL_SUPPORT_TABLE_ALL) != 0) continue;
+        if (make_shape(&s, SCENE_ELLIPSOID, sizes[si], COL_SUPPORT_DK_ALWAYS | COL_SUPPORT_TABLE_ALL) != 0) continue;
         const col_support_data *sd = s.data;
-        for (int i = 0; i < NDIR; i++) dir[i] = rdir();
-        wdir[0] = rdir();
+        for (int i = 0; i < NDIR; i++) dir[i] = scene_rand_direction();
+        wdir[0] = scene_rand_direction();
         for (int i = 1; i < NDIR; i++) {
-            col_vec3 t = col_cross(wdir[i - 1], rdir());
+            col_vec3 t = col_cross(wdir[i - 1], scene_rand_direction());
             double l = col_len(t);
             wdir[i] = l > 0 ? col_add(wdir[i - 1], col_scale(t, 0.05 / l)) : wdir[i - 1];
             wdir[i] = col_scale(wdir[i], 1.0 / col_len(wdir[i]));
@@ -430,12 +362,12 @@ static void run_near(uint64_t seed, long pairs)
     static const char *const rname[COL_SV_REASON_COUNT] = {
         "", "grazing", "reflect cap", "ambiguous gap", "ambiguous hemisphere", "lemma 3", "repeat at witness",
         "no witness", "polygon full", "step cap"};
-    rseed(seed);
+    scene_rand_seed(seed);
     enum { NSHAPES = 24 };
     shape sh[NSHAPES];
     for (int i = 0; i < NSHAPES; i++) {
-        int n = (int)pow(10.0, urange(1.0, 3.0));
-        make_shape(&sh[i], i % K_COUNT, n, COL_SUPPORT_DEFAULT);
+        int n = (int)pow(10.0, scene_rand_range(1.0, 3.0));
+        make_shape(&sh[i], i % SCENE_KIND_COUNT, n, COL_SUPPORT_DEFAULT);
     }
     scratch_buf sb = {{NULL, 0}};
     for (int i = 0; i < NSHAPES; i++) scratch_fit(&sb, &sh[i].hull, &sh[i].hull);
@@ -445,10 +377,10 @@ static void run_near(uint64_t seed, long pairs)
         memset(&t, 0, sizeof t);
         long steps = 0;
         for (long k = 0; k < pairs; k++) {
-            const shape *a = &sh[rnext() % NSHAPES], *b = &sh[rnext() % NSHAPES];
-            col_xform xa = xform(col_v3(0, 0, 0), rquat());
-            col_xform xb = xform(col_v3(0, 0, 0), rquat());
-            col_vec3 u = rdir();
+            const shape *a = &sh[scene_rand_next() % NSHAPES], *b = &sh[scene_rand_next() % NSHAPES];
+            col_xform xa = xform(col_v3(0, 0, 0), scene_rand_rotation());
+            col_xform xb = xform(col_v3(0, 0, 0), scene_rand_rotation());
+            col_vec3 u = scene_rand_direction();
             col_vec3 pa = col_xform_point(&xa, a->hull.vertices[col_support_scan(&a->hull, col_mat3_tmul(&xa.R, u))]);
             col_vec3 pb = col_xform_point(&xb, b->hull.vertices[col_support_scan(&b->hull, col_neg(col_mat3_tmul(&xb.R, u)))]);
             double size = a->hull.radius > b->hull.radius ? a->hull.radius : b->hull.radius;

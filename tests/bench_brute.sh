@@ -1,35 +1,27 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# tests/bench_brute.sh [COLIBRI_BENCH [SHARED_BENCH_DIR]]
+# tests/bench_brute.sh [COLIBRI_BENCH [COLIBRI_SCENE_GEN]]
 #
 # Scene-level check of the whole pipeline (poses, broad phase, narrow phase, pair list):
-# on small generated scenes, colibri-bench's world run must report exactly the pairs of
-# its --brute run (col_query_overlap on all pairs i < j), frame by frame, with the same
-# pairhash and at least one colliding pair (so a run that finds nothing cannot pass).
-# Exit 77 (meson's "skipped") when the shared bench directory or a C compiler is missing.
+# on small scenes made by our generator (bench/scene_gen.c, docs/scenes.md), colibri-bench's
+# world run must report exactly the pairs of its --brute run (col_query_overlap on all
+# pairs i < j), frame by frame, with the same pairhash and at least one colliding pair (so
+# a run that finds nothing cannot pass).
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bench=${1:-$here/../build/bench/colibri-bench}
-shared=${2:-$here/../../shared/bench}
+gen=${2:-$here/../build/bench/colibri-scene-gen}
 
-if [ ! -d "$shared" ] || [ ! -f "$shared/gen.c" ]; then
-    echo "bench_brute: skipped: no scene generator at $shared/gen.c"
-    exit 77
-fi
-cc=${CC:-cc}
-if ! command -v "$cc" >/dev/null 2>&1; then
-    echo "bench_brute: skipped: no C compiler ($cc) to build gen"
-    exit 77
-fi
-if [ ! -x "$bench" ]; then
-    echo "bench_brute: no colibri-bench at $bench" >&2
-    exit 1
-fi
+for exe in "$bench" "$gen"; do
+    if [ ! -x "$exe" ]; then
+        echo "bench_brute: no executable $exe (build the project first)" >&2
+        exit 1
+    fi
+done
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_brute.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 trap 'exit 1' HUP INT TERM
-"$cc" -O2 -o "$tmp/gen" "$shared/gen.c" -lm
 
 field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p"; }
 
@@ -37,7 +29,7 @@ field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p"; }
 check() {
     name=$1
     shift
-    "$tmp/gen" "$@" -o "$tmp/$name.scene"
+    "$gen" "$@" -o "$tmp/$name.scene"
     world=$("$bench" --dump-pairs "$tmp/$name.world" "$tmp/$name.scene")
     brute=$("$bench" --brute --dump-pairs "$tmp/$name.brute" "$tmp/$name.scene")
     echo "$world"

@@ -9,13 +9,14 @@
  *   reference, and the bound's size;
  * - the public query's statuses and the world option's list (superset of pairs, sorted,
  *   tunnelling caught, filters);
- * - the standard scene `fast`: for its first frames, every pair the world option does
+ * - the scene `fast` (the standard scene's options, made by the build with our generator,
+ *   docs/scenes.md): for its first frames, every pair the world option does
  *   NOT report between frames f and f+1 is sub-stepped 100 times per frame along the
  *   scene's true motion (SCENE.md) with the exact reference backend (after an AABB
  *   prefilter) and must never touch. Frames where one of the two bodies bounces off a
  *   wall are outside what the world can know (it sees two poses); there the test splits
  *   the frame at the bounce and checks the split sweeps instead, and prints how many such
- *   pairs the unsplit test would miss. Skipped (77) without the scene or its generator. */
+ *   pairs the unsplit test would miss. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -27,7 +28,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "bench/scene.h"
 #include "broadphase/sap.h"
@@ -40,6 +40,7 @@
 #include "narrowphase/lpip.h"
 #include "tests/hull_fixtures.h"
 #include "tests/oracle_lp.h"
+#include "test_scenes.h"
 
 #define SEED UINT64_C(0x5eed1f0a7e5c0d05)
 #define SUBSTEPS 100
@@ -467,31 +468,6 @@ static int bounce_times(const bench_scene *sc, int b, int f, double *out)
     return n;
 }
 
-static const char *find_fast_scene(char *buf, size_t n)
-{
-    const char *env = getenv("COLIBRI_SCENE_DIR");
-    const char *dirs[2] = {env, "/tmp/colibri-scenes"};
-    for (int i = 0; i < 2; i++) {
-        if (dirs[i] == NULL) continue;
-        snprintf(buf, n, "%s/fast.scene", dirs[i]);
-        if (access(buf, R_OK) == 0) return buf;
-    }
-    /* Generate it with the shared bench's script, found from the usual places. */
-    const char *shared[4] = {getenv("COLIBRI_SHARED_BENCH"), "../../shared/bench", "../shared/bench",
-                             "/work/shared/bench"};
-    for (int i = 0; i < 4; i++) {
-        if (shared[i] == NULL) continue;
-        char script[1024], cmd[2048];
-        snprintf(script, sizeof script, "%s/make-scenes.sh", shared[i]);
-        if (access(script, R_OK) != 0) continue;
-        snprintf(cmd, sizeof cmd, "sh '%s' /tmp/colibri-scenes fast >/dev/null 2>&1", script);
-        if (system(cmd) != 0) return NULL;
-        snprintf(buf, n, "/tmp/colibri-scenes/fast.scene");
-        return access(buf, R_OK) == 0 ? buf : NULL;
-    }
-    return NULL;
-}
-
 typedef struct sub_box {
     double lo[3], hi[3];
 } sub_box;
@@ -507,12 +483,9 @@ static void test_fast_scene(void **state)
 {
     (void)state;
     char path[1100];
-    if (find_fast_scene(path, sizeof path) == NULL) {
-        printf("  fast scene: no scene and no generator: skipped\n");
-        skip();
-    }
+    snprintf(path, sizeof path, "%s/fast.scene", COL_TEST_SCENE_DIR);
     FILE *fp = fopen(path, "r");
-    assert_non_null(fp);
+    if (fp == NULL) fail_msg("cannot open %s (the build makes it: ninja builds every scene)", path);
     bench_scene sc;
     char err[256];
     bool ok = bench_scene_load(fp, path, &sc, err, sizeof err);

@@ -6,8 +6,9 @@
  * to finish_task, NULL without running, one thread per task) give the same pair list,
  * events, counters, col_world_hash and pair-cache contents after every frame.
  * Scenes: a random one built here (statics, filters, disabled pairs, bodies added and
- * removed, bodies at rest), small ones made by the shared generator when the build found
- * it (../shared/bench/gen.c), and the first frames of /tmp/colibri-scenes when present.
+ * removed, bodies at rest), and scenes that the build makes with our generator
+ * (bench/scene_gen.c): small ones, and the first frames of three made with the options of
+ * standard scenes.
  * Also two worlds on two threads at once, each thread asking its own world's world-free
  * queries between updates (issue 13).
  * Runs under ThreadSanitizer in scripts/test (build-tsan, suite threads). */
@@ -32,7 +33,7 @@
 #include "lib/parallel.h"
 #include "lib/world.h"
 #include "tests/test_util.h"
-#include "test_threads_paths.h"
+#include "test_scenes.h"
 
 /* ---- helpers ---- */
 
@@ -741,7 +742,7 @@ static void test_sap_segments_match_brute_force(void **state)
 static void replay_file(const char *path, const char *name, int bodies, int frames)
 {
     FILE *fp = fopen(path, "r");
-    assert_non_null(fp);
+    if (fp == NULL) fail_msg("cannot open %s (the build makes it: ninja builds every scene)", path);
     bench_scene bs;
     char err[512];
     bool ok = bench_scene_load(fp, path, &bs, err, sizeof err);
@@ -757,60 +758,30 @@ static void replay_file(const char *path, const char *name, int bodies, int fram
     bench_scene_free(&bs);
 }
 
-/* Small scenes in the spirit of shared/bench/scenes.txt, made by the shared generator. */
+/* Small scenes in the spirit of the standard ones, made at build time by our generator
+ * (tests/meson.build, docs/scenes.md). */
 static void test_generated_scenes_same_for_any_worker_count(void **state)
 {
     (void)state;
-    const char *gen = COL_TEST_SCENE_GEN;
-    if (gen[0] == '\0' || access(gen, X_OK) != 0) {
-        print_message("no scene generator (../shared/bench/gen.c was not found at configure time): skipped\n");
-        skip();
-    }
-    static const struct {
-        const char *name, *args;
-    } scenes[] = {
-        {"small-dense", "--seed 2 --bodies 400 --verts 32 --kinds mix --shapes 40 --density 0.3 --frames 10"},
-        {"small-fast", "--seed 5 --bodies 300 --verts 32 --kinds mix --shapes 30 --density 0.1 --speed 0.5 --spin 30 --frames 10"},
-        {"small-boxes", "--seed 6 --bodies 300 --verts 24-60 --kinds box --shapes 30 --density 0.2 --frames 10"},
-    };
-    for (size_t k = 0; k < sizeof scenes / sizeof scenes[0]; k++) {
-        char path[] = "/tmp/colibri-test-threads-XXXXXX";
-        int fd = mkstemp(path);
-        assert_true(fd >= 0);
-        close(fd);
-        char cmd[1024];
-        /* The generator is built with the sanitizers of this build; its own leaks at exit
-         * are not ours to report. */
-        snprintf(cmd, sizeof cmd, "ASAN_OPTIONS=detect_leaks=0 '%s' %s -o '%s' >/dev/null 2>&1", gen, scenes[k].args,
-                 path);
-        int rc = system(cmd);
-        if (rc != 0) {
-            unlink(path);
-            fail_msg("scene generator failed (%d): %s", rc, cmd);
-        }
-        replay_file(path, scenes[k].name, 1 << 30, 1 << 30);
-        unlink(path);
+    static const char *const names[] = {"small-dense", "small-fast", "small-boxes"};
+    for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.scene", COL_TEST_SCENE_DIR, names[k]);
+        replay_file(path, names[k], 1 << 30, 1 << 30);
     }
 }
 
-/* The first frames of the standard scenes, when they have been generated. */
+/* The first frames of three scenes made with the options of the standard scenes of the
+ * same names (tests/meson.build): dense10k with its first 5000 bodies (several
+ * broad-phase segments per axis), so the suite stays quick under TSan. */
 static void test_standard_scenes_same_for_any_worker_count(void **state)
 {
     (void)state;
     static const char *const names[] = {"fast", "boxes", "dense10k"};
-    int found = 0;
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) {
-        char path[256];
-        snprintf(path, sizeof path, "/tmp/colibri-scenes/%s.scene", names[k]);
-        if (access(path, R_OK) != 0) continue;
-        found++;
-        /* dense10k: its first 5000 bodies (several broad-phase segments per axis), so the
-         * suite stays quick under TSan. */
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.scene", COL_TEST_SCENE_DIR, names[k]);
         replay_file(path, names[k], k == 2 ? 5000 : 2000, 3);
-    }
-    if (found == 0) {
-        print_message("no /tmp/colibri-scenes/*.scene (make them with shared/bench/make-scenes.sh): skipped\n");
-        skip();
     }
 }
 

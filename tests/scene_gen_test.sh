@@ -1,0 +1,100 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# tests/scene_gen_test.sh COLIBRI_SCENE_GEN
+#
+# colibri-scene-gen (bench/scene_gen.c, docs/scenes.md): the same options write the same
+# file; the records say what the options asked for (frames, shapes, bodies, points per
+# shape, shape assignment, a room every shape fits in, speeds and spins of the asked size);
+# bad options are refused with exit status 2, a message and no file.
+set -eu
+gen=${1:?usage: scene_gen_test.sh COLIBRI_SCENE_GEN}
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/scene_gen_test.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+trap 'exit 1' HUP INT TERM
+fail() {
+    echo "scene_gen_test: $*" >&2
+    exit 1
+}
+
+args="--seed 7 --bodies 40 --verts 9-12 --kinds box,rod --shapes 5 --density 0.2 --speed 0.3 --spin 20 --frames 17"
+# shellcheck disable=SC2086
+"$gen" $args -o "$tmp/a.scene"
+# shellcheck disable=SC2086
+"$gen" $args >"$tmp/b.scene"
+cmp -s "$tmp/a.scene" "$tmp/b.scene" || fail "two runs with the same options differ"
+# shellcheck disable=SC2086
+"$gen" $(echo "$args" | sed 's/--seed 7/--seed 8/') -o "$tmp/c.scene"
+cmp -s "$tmp/a.scene" "$tmp/c.scene" && fail "another seed wrote the same file"
+
+# Every record checked against the options (docs/scenes.md); awk prints what is wrong.
+awk -v want_bodies=40 -v want_shapes=5 -v want_frames=17 -v vmin=9 -v vmax=12 \
+    -v speed=0.3 -v spin_deg=20 '
+function fail(msg) { print "scene_gen_test: line " NR ": " msg; bad = 1; exit 1 }
+/^#/ { next }
+NR == 1 { if ($0 != "colibri-scene 1") fail("first line is not colibri-scene 1"); next }
+$1 == "room" { L = $2 + 0; next }
+$1 == "frames" { if ($2 != want_frames) fail("frames " $2); next }
+$1 == "shapes" { if ($2 != want_shapes) fail("shapes " $2); next }
+$1 == "shape" {
+    s = nshape++; nv = $2; r[s] = 0
+    # box shapes (even index with --kinds box,rod) have at least their 8 corners, rods at least vmin
+    if (nv < vmin || nv > vmax) fail("shape " s " has " nv " points, not in " vmin ".." vmax)
+    for (i = 0; i < nv; i++) {
+        if ((getline line) <= 0) fail("short shape")
+        split(line, x, " ")
+        d = sqrt(x[1] * x[1] + x[2] * x[2] + x[3] * x[3])
+        if (d > r[s]) r[s] = d
+    }
+    next
+}
+$1 == "bodies" { if ($2 != want_bodies) fail("bodies " $2); next }
+$1 == "b" {
+    b = nbody++
+    if ($2 != b % want_shapes) fail("body " b " has shape " $2 ", want " b % want_shapes " (round robin)")
+    rr = r[$2]
+    for (k = 3; k <= 5; k++) if ($k < rr || $k > L - rr) fail("body " b " starts outside [r, L - r]")
+    qn = $6 * $6 + $7 * $7 + $8 * $8 + $9 * $9
+    if (qn < 1 - 1e-12 || qn > 1 + 1e-12) fail("body " b " has a quaternion of squared length " qn)
+    v = sqrt($10 * $10 + $11 * $11 + $12 * $12)
+    if (v < speed * rr * (1 - 1e-12) || v > speed * rr * (1 + 1e-12)) fail("body " b " speed " v ", want " speed * rr)
+    w = sqrt($13 * $13 + $14 * $14 + $15 * $15); want = spin_deg * 3.14159265358979323846 / 180
+    if (w < want * (1 - 1e-12) || w > want * (1 + 1e-12)) fail("body " b " spin " w ", want " want)
+    next
+}
+{ fail("unexpected record: " $0) }
+END {
+    if (bad) exit 1
+    if (nshape != want_shapes || nbody != want_bodies) { print "scene_gen_test: " nshape " shapes, " nbody " bodies"; exit 1 }
+    for (s = 0; s < nshape; s++) if (!(2 * r[s] < L)) { print "scene_gen_test: shape " s " does not fit the room"; exit 1 }
+}' "$tmp/a.scene" || fail "the scene does not match its options"
+
+# A given --room is used as is.
+"$gen" --bodies 3 --room 7.5 --frames 2 -o "$tmp/room.scene"
+grep -qx 'room 7.5' "$tmp/room.scene" || fail "--room 7.5 not written as the room"
+
+# Bad options: exit status 2, a message naming the problem, no file written.
+bad() {
+    rm -f "$tmp/bad.scene"
+    set +e
+    "$gen" "$@" -o "$tmp/bad.scene" 2>"$tmp/err"
+    rc=$?
+    set -e
+    [ "$rc" = 2 ] || fail "'$*' exited $rc, want 2"
+    [ -s "$tmp/err" ] || fail "'$*' gave no message"
+    [ ! -e "$tmp/bad.scene" ] || fail "'$*' wrote a file"
+}
+bad --bodies 0
+bad --bodies 12x
+bad --verts 3
+bad --verts 9-5
+bad --kinds cube
+bad --kinds ,
+bad --density 0
+bad --density nan
+bad --frames -1
+bad --assign sometimes
+bad --seed -3
+bad --room 1.5
+bad --spin
+bad --unknown 1
+echo "scene_gen_test: ok"
