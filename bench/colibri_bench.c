@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* colibri-bench: replays a shared benchmark scene (shared/bench/SCENE.md) through a Colibri
+/* colibri-bench: replays a benchmark scene (docs/scenes.md) through a Colibri
  * world and prints the one-line report every engine prints, so Colibri can be timed and
  * checked pair by pair against the peer engines and against itself (--brute).
  *
@@ -34,7 +34,7 @@
 
 #define PROG "colibri-bench"
 
-/* FNV-1a 64, the pair fingerprint of SCENE.md. */
+/* FNV-1a 64, the pair fingerprint of docs/scenes.md. */
 #define FNV_OFFSET 14695981039346656037ULL
 #define FNV_PRIME 1099511628211ULL
 
@@ -297,7 +297,7 @@ static int pair_cmp(const void *pa, const void *pb)
     return (a->j > b->j) - (a->j < b->j);
 }
 
-/* Folds one 32-bit word into the FNV-1a hash, little-endian byte by byte (SCENE.md). */
+/* Folds one 32-bit word into the FNV-1a hash, little-endian byte by byte (docs/scenes.md). */
 static inline uint64_t fnv_word(uint64_t h, uint32_t w)
 {
     for (int b = 0; b < 4; b++) {
@@ -424,7 +424,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
 
     for (int f = 0; f < res->frames; f++) {
         int64_t t0 = now_ns();
-        /* The poses of every body (SCENE.md "Motion"), evaluated and checked on the
+        /* The poses of every body (docs/scenes.md, "The motion"), evaluated and checked on the
          * world's workers: item b is scene body b. */
         pose_ctx pc = {sc, f};
         col_status st = col_body_set_poses_fn(world, ids, n, scene_pose_fn, &pc);
@@ -556,7 +556,7 @@ static int dbl_cmp(const void *pa, const void *pb)
     return (a > b) - (a < b);
 }
 
-/* Nearest-rank percentile of sorted values: the ceil(q * n)-th smallest (SCENE.md). */
+/* Nearest-rank percentile of sorted values: the ceil(q * n)-th smallest (docs/scenes.md). */
 static double percentile(const double *sorted, int n, double q)
 {
     if (n <= 0)

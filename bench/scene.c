@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Scene loading and closed-form motion; see scene.h and shared/bench/SCENE.md. */
+/* Scene loading and closed-form motion; see scene.h and docs/scenes.md. */
 #define _POSIX_C_SOURCE 200809L
 
 #include "scene.h"
@@ -195,7 +195,7 @@ static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, in
                         index);
         sh->vertices[k] = col_vec3_make(x[0], x[1], x[2]);
         sh->vertex_count = k + 1;
-        /* SCENE.md defines the radius as sqrt(x*x + y*y + z*z): compute it exactly that
+        /* docs/scenes.md defines the radius as sqrt(x*x + y*y + z*z): compute it exactly that
          * way so the triangle wave bounces at the same doubles as in every other engine. */
         double d = sqrt(x[0] * x[0] + x[1] * x[1] + x[2] * x[2]);
         if (d > rmax)
@@ -336,7 +336,7 @@ col_transform bench_scene_pose_at(const bench_scene *scene, int b, double fr)
     const bench_body *bd = &scene->bodies[b];
     col_transform x;
 
-    /* Position: a triangle wave between the walls, per axis (SCENE.md "Motion"). */
+    /* Position: a triangle wave between the walls, per axis (docs/scenes.md, "The motion"). */
     double r = scene->shapes[bd->shape].radius;
     double lo = r, hi = scene->room - r, span = hi - lo;
     double p[3];
@@ -350,7 +350,7 @@ col_transform bench_scene_pose_at(const bench_scene *scene, int b, double fr)
     x.p = col_vec3_make(p[0], p[1], p[2]);
 
     /* Orientation: dq = (cos(a/2), u sin(a/2)) with a = |w| f, u = w / |w|; then
-     * q = normalize(dq * q0). Everything w first here, as in SCENE.md; Colibri's order
+     * q = normalize(dq * q0). Everything w first here, as in docs/scenes.md; Colibri's order
      * is applied only at the end. */
     const double *w = bd->w, *q0 = bd->q0;
     double wl = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* Benchmark scenes (the format and motion of shared/bench/SCENE.md): loading a scene file
+/* Benchmark scenes (the format and motion of docs/scenes.md): loading a scene file
  * and computing any body's pose at any frame in closed form.
  *
  * The important parts:
  *   bench_scene_load   parses a "colibri-scene 1" text file; on a bad line it says which
  *                      line and why, and leaves nothing allocated.
- *   bench_scene_pose   the SCENE.md formulas, written as there (fmod triangle wave, Hamilton
+ *   bench_scene_pose   the formulas of docs/scenes.md, written as there (fmod triangle wave, Hamilton
  *                      product dq * q0, normalize), returned as a Colibri transform.
  *   bench_scene_free   releases what the loader allocated.
  * Limits: counts (shapes, vertices per shape, bodies, frames) up to INT_MAX; every number
  * must be finite; the room side must be positive and every shape must fit in it
- * (2 * radius < L), as SCENE.md requires. Beyond SCENE.md, so that any text gives either
+ * (2 * radius < L), as docs/scenes.md requires. Beyond that, so that any text gives either
  * a scene or a message, never a crash: memory grows with the records actually read
  * (never from a declared count alone; a file shorter than its counts is reported as
  * such); 2 L must be finite, a body's q0 must have a normal squared length, and its
@@ -28,7 +28,7 @@
 typedef struct bench_shape {
     int vertex_count;
     col_vec3 *vertices; /* local frame, as read */
-    double radius;      /* max sqrt(x*x + y*y + z*z) over the vertices (SCENE.md) */
+    double radius;      /* max sqrt(x*x + y*y + z*z) over the vertices (docs/scenes.md) */
 } bench_shape;
 
 typedef struct bench_body {
@@ -56,7 +56,7 @@ bool bench_scene_load(FILE *fp, const char *path, bench_scene *scene, char *err,
 /* Frees every array of the scene and zeroes it. Safe on a zeroed or freed scene. */
 void bench_scene_free(bench_scene *scene);
 
-/* Pose of body b at frame f by SCENE.md's closed-form motion (never integrated, so every
+/* Pose of body b at frame f by docs/scenes.md's closed-form motion (never integrated, so every
  * engine sees the same doubles). The quaternion is unit, in Colibri's {x, y, z, w} order. */
 col_transform bench_scene_pose(const bench_scene *scene, int b, int f);
 /* The same motion at a real time t in frames (sub-steps between frames); equal to

@@ -3,7 +3,7 @@
  * the docs put the command that made them above each table. Timings are information,
  * never test thresholds.
  *
- *   vclip-stats scene FILE [--frames N]     replays a benchmark scene (SCENE.md motion):
+ *   vclip-stats scene FILE [--frames N]     replays a benchmark scene (docs/scenes.md, "The motion"):
  *       every pair of overlapping world boxes is queried with its own cache carried from
  *       the previous frame when the pair overlapped then (warm), else a fresh one (cold),
  *       as the world does; walk steps (median, p99, max) warm and cold, cycles, restarts

@@ -3,11 +3,11 @@
  * (min << 32 | max) to an index into a dense col_bp_pair array, removed by swap-remove.
  *
  * Why this shape: the frame loop walks the dense array, so its order is the order of
- * the adds and removes, never the hash's bucket order (STYLE.md item 10); SAP looks a
+ * the adds and removes, never the hash's bucket order (docs/architecture.md, "Determinism and memory"); SAP looks a
  * pair up at every min/max swap (Bullet's btHashedOverlappingPairCache plays the same
  * role for btAxisSweep3), so find/add/remove must be O(1).
  *
- * Zero allocation after warm-up (STYLE.md item 11):
+ * Zero allocation after warm-up (docs/architecture.md, "Determinism and memory"):
  * - hash entries come from a pool of chunks with a free list; chunks are never freed
  *   before destroy, so entries never move (uthash keeps a pointer to each key);
  * - the dense arrays and the pool only grow;

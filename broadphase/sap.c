@@ -29,8 +29,8 @@
  * 7.0-7.1 -> 6.8-7.0 ms; fast (2 000 bodies) unchanged at 1.95 and 1.20 ms.
  *
  * Endpoint order (per axis): by value; at equal values a min before a max, so boxes
- * that touch overlap (closed intervals, the narrow phase's convention, ALGORITHMS.md
- * section 4); two mins or two maxes at equal values keep their order in the array
+ * that touch overlap (closed intervals, the narrow phase's convention: touching counts,
+ * docs/scenes.md); two mins or two maxes at equal values keep their order in the array
  * (insertion sort is stable), which is deterministic. Bullet gets min-before-max from
  * even/odd quantised values; we compare floats and break the tie on the kind bit. Ties
  * are more common than in doubles (nearby doubles round to one float) and follow the
@@ -215,7 +215,7 @@ struct col_sap {
 
 /* ---- small helpers ---- */
 
-/* The largest float <= d, and the smallest float >= d (STYLE.md item 7; Box2D's
+/* The largest float <= d, and the smallest float >= d (Box2D's
  * b2RoundDownFloat/b2RoundUpFloat do the same job). The conversion rounds to nearest, so
  * it is at most one step off, on either side: one ulp back when it went the wrong way.
  * The test is on the result, so the answer is the same under any rounding mode. The

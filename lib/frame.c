@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* col_world_update: one frame, flowing one way (STYLE.md, "The house"):
+/* col_world_update: one frame, flowing one way (docs/architecture.md, "Floors"):
  *   1. bounds of the bodies moved since the last update are refreshed (lib/) and handed
  *      to the broad phase, in parallel, each body to its own proxy;
  *   2. the broad phase applies moves, inserts and removals (broadphase/sap.c), its
@@ -11,7 +11,7 @@
  *   5. the colliding pairs are gathered in record order, sorted by body index and
  *      diffed against the previous list into began/ended events (as I-COLLIDE and
  *      V-COLLIDE report them).
- * Determinism (STYLE.md item 10): a parallel step writes only per-item data (a body and
+ * Determinism (docs/architecture.md, "Determinism and memory"): a parallel step writes only per-item data (a body and
  * its proxy's box, a record's slot and result byte) and per-worker counters; everything
  * shared is done by the calling thread in item order (slot acquisition, gathering),
  * and the counters are integer sums. So the pair list, the events, the counters and the

@@ -2,7 +2,7 @@
 /* Motion bounds and sleep lengths for the time-to-collision schedule (schedule.h; Lin's
  * survey section 7.1, I-COLLIDE, Mirtich's Impulse). Every quantity here is rounded so
  * that it can only err on the safe side: motion bounds up, sleep lengths down. The only
- * libm call is sqrt, which IEEE 754 rounds correctly (STYLE.md item 10). */
+ * libm call is sqrt, which IEEE 754 rounds correctly (docs/architecture.md, "Determinism and memory"). */
 #include "lib/schedule.h"
 
 #include <math.h>
@@ -25,7 +25,7 @@ double col_motion_bound(const col_xform *a, const col_xform *b, double radius)
     /* Rotation: for exact rotations S, S' = S Q, S' - S = S (Q - I) has singular values
      * 2 sin(theta/2) (twice) and 0, so ||S' - S||_2 = ||S' - S||_F / sqrt 2: the chord of
      * a unit vector, exactly. The matrices here are within eps of rotations (quaternions
-     * are unit to 8 ulps, world.c; rounding of the SCENE.md formula), eps < 2e-14 in the
+     * are unit to 8 ulps, world.c; rounding of the formula of docs/scenes.md), eps < 2e-14 in the
      * Frobenius norm, which moves the 2-norm by at most 4 eps: the 1e-13 term. */
     double stretch = sqrt(f2) * 0.70710678118654757 + 1e-13;
     /* Rounding of R v + p at both poses: each world coordinate is off by a few ulps of

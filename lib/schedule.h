@@ -58,7 +58,7 @@ double col_motion_declared(double linear, double angular, double radius, double 
 double col_motion_rearm(double bound_prev, double mu, double declared, bool *tripped);
 
 /* Gap below which a pair is not put to sleep, so that every skipped frame keeps a true
- * separation above every exact backend's touching band (SCENE.md: ~1e-9 absolute; the
+ * separation above every exact backend's touching band (docs/scenes.md: ~1e-9 absolute; the
  * band of a rounding-aware backend also grows with the coordinates). ra, rb: the hulls'
  * radii; pa, pb: the bodies' positions. */
 double col_sleep_margin(double ra, double rb, col_vec3 pa, col_vec3 pb);

@@ -16,7 +16,7 @@
  *   col_sleep_wheel_remove need no search;
  * - order: entries pop by key; entries with the same key pop in the order they were queued
  *   (a re-key queues anew): a total order that depends only on the sequence of calls
- *   (STYLE.md item 10);
+ *   (docs/architecture.md, "Determinism and memory");
  * - the cursor: pop_due(now) drains every key up to now and leaves the cursor at now + 1.
  *   A key below the cursor (in the drained past) counts as the cursor: due at once;
  * - no allocation except in col_sleep_wheel_reserve: reserve for the largest id first, and

@@ -39,7 +39,7 @@
 #include "tests/oracle_lp.h"
 
 /* Answers may differ only this close to touching (x size): the benchmark's rule
- * (ALGORITHMS.md section 0). */
+ * (docs/scenes.md, "World vertices and the exact answer"). */
 #define AG_NEAR_REL 1e-9
 /* Slack of the certificate re-check (x size). The check itself runs in long double, so
  * this only covers a backend's own honest rounding; a certificate off by more is a lie. */
@@ -69,7 +69,7 @@ static const double ag_scales[AG_SCALES] = {1e-3, 1.0, 1e3};
 static const char *const ag_kind_names[8] = {"gap",     "identical", "face-face", "edge-edge",
                                              "vertex-face", "overlap", "far",       "unused"};
 
-/* ---- random numbers: xoshiro256** seeded by splitmix64 (as shared/bench/gen.c) ---- */
+/* ---- random numbers: xoshiro256** seeded by splitmix64 (as bench/scene_rand.c) ---- */
 
 typedef struct ag_rng {
     uint64_t s[4];
@@ -186,7 +186,7 @@ typedef struct ag_lib {
     int max_verts;
 } ag_lib;
 
-/* Area-uniform point on an ellipsoid surface (gen.c's ellipsoid_point). */
+/* Area-uniform point on an ellipsoid surface (as bench/scene_rand.c draws them). */
 static col_vec3 ag_ellipsoid_point(ag_rng *r, const double ax[3])
 {
     double a = ax[0], b = ax[1], c = ax[2];
@@ -198,7 +198,7 @@ static col_vec3 ag_ellipsoid_point(ag_rng *r, const double ax[3])
     }
 }
 
-/* Area-uniform point on the faces of the box [-h,h] (gen.c's box_point): the face
+/* Area-uniform point on the faces of the box [-h,h] (as bench/scene_rand.c draws them): the face
  * coordinate is exactly +-h, so these points are exactly coplanar with the corners. */
 static col_vec3 ag_box_point(ag_rng *r, const double h[3])
 {
@@ -250,7 +250,7 @@ static void ag_add_box(ag_lib *lib, const char *name, const double h[3], int ext
     lib->boxes[lib->box_count++] = lib->count++;
 }
 
-/* 48 shapes as gen.c makes them (ellipsoid 1 x 0.6 x 0.4, rod 1 x 0.12 x 0.12, plate
+/* 48 shapes as our generator makes them (bench/scene_gen.c) (ellipsoid 1 x 0.6 x 0.4, rod 1 x 0.12 x 0.12, plate
  * 1 x 1 x 0.1, box 2 x 1.2 x 0.8 with face points), point counts log-uniform in 4..500
  * except AG_BIG_SHAPES in 500..1000; a quarter moved off the local origin so that the
  * rotation centre is not the centroid. Then the special shapes. */

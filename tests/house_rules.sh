@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Checks the house rules of STYLE.md that a grep can check: which files may include
+# Checks the rules of docs/architecture.md ("Floors") and docs/conventions.md that a grep can check: which files may include
 # qhull, uthash and hwloc; include direction between floors; no float in the public API;
 # public headers include only <std*.h> or colibri/; no timing thresholds in tests.
 root=${1:?usage: house_rules.sh PROJECT_ROOT}

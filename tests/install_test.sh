@@ -6,7 +6,7 @@
 # temporary prefix, then checks
 #   - the installed headers are exactly the six public ones under include/colibri,
 #   - both libcolibri.so and libcolibri.a are installed,
-#   - the shared library exports only col_* symbols (STYLE.md item 3),
+#   - the shared library exports only col_* symbols (docs/conventions.md item 3),
 #   - examples/consumer.c builds from the installed headers and colibri.pc alone and runs,
 #     once against the shared library and once statically against libcolibri.a.
 # Quiet on success; on failure prints the log of every step and exits 1.

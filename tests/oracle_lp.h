@@ -7,7 +7,7 @@
  * - col_oracle_intersect: do the convex hulls of two point sets share a point? Exact for
  *   the given doubles (touching counts): feasibility of
  *       sum_i l_i a_i = sum_j m_j b_j,  sum l = 1,  sum m = 1,  l, m >= 0,
- *   the same LP as the benchmark's oracle (shared/bench/peers/oracle.c);
+ *   the LP of the exact answer (docs/scenes.md);
  * - col_oracle_margin: a signed separation measure to classify near-touching pairs;
  * - col_oracle_contact_shift: how far one set can be moved along a direction before
  *   the hulls stop touching (to place test pairs near touching).

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Bad input everywhere (issue 13; STYLE.md item 6): every public entry point (every
+/* Bad input everywhere (issue 13; docs/conventions.md item 6): every public entry point (every
  * function of the headers in include/colibri/) against every class of bad input: NaN,
  * +-Inf, huge and tiny magnitudes, zero and negative counts, NULL pointers, stale, forged and foreign ids,
  * degenerate geometry, and bad enums, defs and quaternions. The table `cells` below names

@@ -12,7 +12,7 @@
  * - the scene `fast` (the standard scene's options, made by the build with our generator,
  *   docs/scenes.md): for its first frames, every pair the world option does
  *   NOT report between frames f and f+1 is sub-stepped 100 times per frame along the
- *   scene's true motion (SCENE.md) with the exact reference backend (after an AABB
+ *   scene's true motion (docs/scenes.md) with the exact reference backend (after an AABB
  *   prefilter) and must never touch. Frames where one of the two bodies bounces off a
  *   wall are outside what the world can know (it sees two poses); there the test splits
  *   the frame at the bounce and checks the split sweeps instead, and prints how many such

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Out of memory at every allocation (issue 13; STYLE.md item 11, SQLite's faultsim): a
+/* Out of memory at every allocation (issue 13; docs/architecture.md, "Determinism and memory", SQLite's faultsim): a
  * scripted scenario that makes every public call of include/colibri/ runs once without
  * failures, then once for each N with the Nth allocation failing. The call that meets the
  * failure must answer COL_ERR_OUT_OF_MEMORY (or succeed, if it can do without the

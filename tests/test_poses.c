@@ -239,7 +239,7 @@ static void test_argument_errors(void **state)
 }
 
 /* Once the world has a buffer for the largest batch, batches allocate nothing (with the
- * world's updates, STYLE.md item 11: a warm frame never allocates). */
+ * world's updates, docs/architecture.md, "Determinism and memory": a warm frame never allocates). */
 static void test_no_allocation_after_warmup(void **state)
 {
     (void)state;

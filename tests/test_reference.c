@@ -27,7 +27,7 @@
 #include "tests/test_util.h"
 
 /* Answers may differ from the oracle only this close to touching (x size): the
- * benchmark's rule (ALGORITHMS.md section 0). */
+ * benchmark's rule (docs/scenes.md, "World vertices and the exact answer"). */
 #define NEAR_REL 1e-9
 #define RANDOM_PAIRS 3000
 #define RANDOM_SEED UINT64_C(0x5eed2024c011b71)

@@ -305,7 +305,7 @@ static void test_worker_defs(void **state)
 
 /* ---- scenes ---- */
 
-/* A scene as closed-form motion (the SCENE.md idea): the pose of any body at any frame,
+/* A scene as closed-form motion (as docs/scenes.md defines scenes): the pose of any body at any frame,
  * so every replay sees the same doubles whatever the world does. */
 typedef struct scene {
     const char *name;

@@ -2,7 +2,7 @@
 /* What the cmocka tests share, so that each test file keeps only its own checks:
  * - splitmix64 random numbers (Steele, Lea and Flood, OOPSLA 2014, with the constants of
  *   Vigna's splitmix64.c): integer arithmetic only, so a seed gives the same inputs on
- *   every platform and compiler. rng_seed() prints the seed (STYLE.md item 13: a random
+ *   every platform and compiler. rng_seed() prints the seed (docs/conventions.md item 13: a random
  *   test states its seed, so a failure can be replayed);
  * - uniform doubles in [0, 1) and [a, b), standard normal draws and a uniformly random
  *   rotation;

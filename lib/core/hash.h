@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The one include of <uthash.h> (STYLE.md item 8), wired to the world allocator.
+/* The one include of <uthash.h> (docs/architecture.md, "Floors"), wired to the world allocator.
  *
  * The important parts:
  * - Allocator: uthash's macros take no context pointer, so uthash_malloc/uthash_free
@@ -18,7 +18,7 @@
  *   exit(-1) from inside the library.
  * - Order: iterate only along the application-order list (HASH_ITER: insertion order),
  *   never over buckets, whose order depends on the hash and table size. Results then do
- *   not depend on hashing details (STYLE.md item 10).
+ *   not depend on hashing details (docs/architecture.md, "Determinism and memory").
  * - Growth under our control: col_hash_reserve_buckets grows the bucket array ahead of
  *   time; a table whose hh.tbl->noexpand is 1 never grows by itself, so adds into it
  *   never allocate (broadphase/pair_set.c relies on this for its zero-allocation frames).

@@ -22,7 +22,7 @@
  *                        app's thread and is never bound. If hwloc fails the threads run
  *                        unbound and the core count falls back to sysconf.
  * Limits: at most COL_MAX_WORKERS workers. thread_pool.c is the only file that includes
- * <hwloc.h> (STYLE.md item 9; tests/house_rules.sh checks it): this header does not. */
+ * <hwloc.h> (docs/architecture.md, "Floors"; tests/house_rules.sh checks it): this header does not. */
 #ifndef COLIBRI_LIB_CORE_THREAD_POOL_H
 #define COLIBRI_LIB_CORE_THREAD_POOL_H
 

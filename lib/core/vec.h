@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Internal vector math on col_vec3 and 3x3 row-major matrices. Everything is static
  * inline and written out so that the build flag -ffp-contract=off keeps results
- * bit-identical across compilers and thread counts (STYLE.md item 10). */
+ * bit-identical across compilers and thread counts (docs/architecture.md, "Determinism and memory"). */
 #ifndef COLIBRI_LIB_CORE_VEC_H
 #define COLIBRI_LIB_CORE_VEC_H
 
@@ -43,7 +43,7 @@ static inline double col_max_abs(col_vec3 a)
 }
 static inline int col_vec3_is_finite(col_vec3 a) { return isfinite(a.x) && isfinite(a.y) && isfinite(a.z); }
 
-/* Rotation matrix of a unit quaternion, exactly the formula of SCENE.md (so world
+/* Rotation matrix of a unit quaternion, exactly the formula of docs/scenes.md (so world
  * vertices computed here equal the benchmark oracle's bit for bit). */
 static inline col_mat3 col_mat3_from_quat(col_quat q)
 {
@@ -61,7 +61,7 @@ static inline col_mat3 col_mat3_from_quat(col_quat q)
     return r;
 }
 
-/* R v, summed left to right as SCENE.md's oracle does: R[3a] x + R[3a+1] y + R[3a+2] z. */
+/* R v, summed left to right as docs/scenes.md's exact answer does: R[3a] x + R[3a+1] y + R[3a+2] z. */
 static inline col_vec3 col_mat3_mul(const col_mat3 *r, col_vec3 v)
 {
     const double *m = r->m;
