@@ -361,11 +361,10 @@ col_transform bench_scene_pose_at(const bench_scene *scene, int b, double fr)
         for (int k = 0; k < 3; k++)
             dq[k + 1] = (w[k] / wl) * sn;
     }
-    double q[4];
-    q[0] = dq[0] * q0[0] - dq[1] * q0[1] - dq[2] * q0[2] - dq[3] * q0[3];
-    q[1] = dq[0] * q0[1] + dq[1] * q0[0] + dq[2] * q0[3] - dq[3] * q0[2];
-    q[2] = dq[0] * q0[2] - dq[1] * q0[3] + dq[2] * q0[0] + dq[3] * q0[1];
-    q[3] = dq[0] * q0[3] + dq[1] * q0[2] - dq[2] * q0[1] + dq[3] * q0[0];
+    /* col_quat_mul sums in the order of docs/scenes.md's formula. */
+    col_quat qd = {dq[1], dq[2], dq[3], dq[0]}, qs = {q0[1], q0[2], q0[3], q0[0]};
+    col_quat m = col_quat_mul(qd, qs);
+    double q[4] = {m.w, m.x, m.y, m.z};
     double n = sqrt(q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3]);
     x.q.w = q[0] / n;
     x.q.x = q[1] / n;

@@ -37,10 +37,10 @@ static const char *g_cmd; /* the command line, for the tables' captions */
 
 /* Random numbers and shape kinds: bench/scene_rand.h (those of the benchmark scenes). */
 
+/* a b, normalised. */
 static col_quat qmul(col_quat a, col_quat b)
 {
-    col_quat r = {a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y, a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-                  a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w, a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z};
+    col_quat r = col_quat_mul(a, b);
     double n = sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
     r.x /= n;
     r.y /= n;

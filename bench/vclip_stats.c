@@ -67,15 +67,6 @@ static col_quat rquat(void)
     col_quat r = {q[0] / l, q[1] / l, q[2] / l, q[3] / l};
     return r;
 }
-static col_quat qmul(col_quat a, col_quat b)
-{
-    col_quat r;
-    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
-    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
-    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
-    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
-    return r;
-}
 static col_xform xform(col_vec3 p, col_quat q)
 {
     col_transform t;
@@ -300,7 +291,7 @@ static void run_coherence(uint64_t seed, long pairs)
             memset(&cache, 0, sizeof cache);
             for (int k = 0; k < 100; k++) {
                 col_vec3 p = col_add(side, col_scale(dir, 0.02 * (k - 50)));
-                qb = qmul(dq, qb);
+                qb = col_quat_mul(dq, qb);
                 col_xform xb = xform(p, qb);
                 col_vc_result r;
                 double t0 = stats_now_ns();

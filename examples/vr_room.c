@@ -82,17 +82,6 @@ static col_vec3 rng_direction(rng *r)
 
 /* ---- quaternions (the library takes them, the app builds them) ---- */
 
-static col_quat quat_mul(col_quat a, col_quat b)
-{
-    col_quat q = {
-        a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y,
-        a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x,
-        a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w,
-        a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z,
-    };
-    return q;
-}
-
 /* Renormalised so rounding never drifts past the world's quaternion tolerance. */
 static col_quat quat_normalize(col_quat q)
 {
@@ -267,7 +256,7 @@ static col_transform prop_pose(const prop *b, int frame)
     col_transform x;
     x.p = b->p;
     /* Closed form, not integrated: the orientation cannot drift off the unit sphere. */
-    x.q = quat_normalize(quat_mul(quat_axis_angle(b->axis, b->omega * (frame - b->born) * DT), b->q0));
+    x.q = quat_normalize(col_quat_mul(quat_axis_angle(b->axis, b->omega * (frame - b->born) * DT), b->q0));
     return x;
 }
 

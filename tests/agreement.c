@@ -136,16 +136,6 @@ static col_quat ag_quat_norm(col_quat q)
 }
 
 /* p q: rotate by q first, then by p. */
-static col_quat ag_quat_mul(col_quat p, col_quat q)
-{
-    col_quat o;
-    o.w = p.w * q.w - p.x * q.x - p.y * q.y - p.z * q.z;
-    o.x = p.w * q.x + q.w * p.x + p.y * q.z - p.z * q.y;
-    o.y = p.w * q.y + q.w * p.y + p.z * q.x - p.x * q.z;
-    o.z = p.w * q.z + q.w * p.z + p.x * q.y - p.y * q.x;
-    return ag_quat_norm(o);
-}
-
 static col_quat ag_quat_axis_angle(col_vec3 axis, double angle)
 {
     double s = sin(0.5 * angle) / col_len(axis);
@@ -490,7 +480,7 @@ static void ag_gen_face_face(ag_run *run, ag_rng *r, ag_config *c, double s)
         c->qa = ag_quat_random(r);
         c->u = ag_world_normal(ha, c->qa, fa);
         col_quat align = ag_quat_align(hb->planes[fb].n, col_neg(c->u));
-        c->qb = ag_quat_mul(ag_quat_axis_angle(c->u, ag_range(r, 0.0, 6.283185307179586)), align);
+        c->qb = ag_quat_norm(col_quat_mul(ag_quat_axis_angle(c->u, ag_range(r, 0.0, 6.283185307179586)), align));
         col_xform xa = ag_xform(c->qa, c->pa), xb0 = ag_xform(c->qb, col_v3(0, 0, 0));
         col_vec3 target = ag_face_point(ha, &xa, fa, r, 1.0);
         col_vec3 cb = ag_face_point(hb, &xb0, fb, r, 0.0);
@@ -511,8 +501,8 @@ static void ag_gen_edge_edge(ag_run *run, ag_rng *r, ag_config *c, double s)
     col_quat q0 = ag_unit(r) < 0.3 ? col_quat_identity() : ag_quat_random(r);
     const double q45 = 0.7853981633974483;
     double tilt = ag_unit(r) < 0.3 ? ag_pow10(r, -10.0, -3.0) : 0.0; /* almost 45 degrees */
-    c->qa = ag_quat_mul(q0, ag_quat_axis_angle(col_v3(1, 0, 0), q45 + tilt));
-    c->qb = ag_quat_mul(q0, ag_quat_axis_angle(col_v3(0, 1, 0), q45));
+    c->qa = ag_quat_norm(col_quat_mul(q0, ag_quat_axis_angle(col_v3(1, 0, 0), q45 + tilt)));
+    c->qb = ag_quat_norm(col_quat_mul(q0, ag_quat_axis_angle(col_v3(0, 1, 0), q45)));
     col_mat3 R0 = col_mat3_from_quat(q0);
     double hx = lib->shape[c->ia].half[0], hy = lib->shape[c->ib].half[1];
     double h = fmin(hx, hy);
@@ -538,7 +528,7 @@ static void ag_gen_vertex_face(ag_run *run, ag_rng *r, ag_config *c, double s)
     col_vec3 w = ag_dir(r);
     col_vec3 vb = hb->vertices[col_hull_support_scan(hb, w)];
     col_quat align = ag_quat_align(w, col_neg(c->u));
-    c->qb = ag_quat_mul(ag_quat_axis_angle(c->u, ag_range(r, 0.0, 6.283185307179586)), align);
+    c->qb = ag_quat_norm(col_quat_mul(ag_quat_axis_angle(c->u, ag_range(r, 0.0, 6.283185307179586)), align));
     col_xform xa = ag_xform(c->qa, c->pa);
     col_mat3 Rb = col_mat3_from_quat(c->qb);
     col_vec3 target = ag_face_point(ha, &xa, fa, r, 0.95);
@@ -623,7 +613,7 @@ static void ag_move(ag_run *run, ag_rng *r, ag_config *c, int crossing)
     col_vec3 pivot_local = contact ? hb->vertices[col_hull_support_scan(hb, col_mat3_tmul(&Rb, col_neg(c->u)))]
                                    : hb->centroid;
     col_vec3 pivot = col_add(col_mat3_mul(&Rb, pivot_local), c->pb);
-    c->qb = ag_quat_mul(turn, c->qb);
+    c->qb = ag_quat_norm(col_quat_mul(turn, c->qb));
     Rb = col_mat3_from_quat(c->qb);
     c->pb = col_sub(pivot, col_mat3_mul(&Rb, pivot_local));
     c->step++;

@@ -593,13 +593,10 @@ static col_quat small_turn(double angle)
     return q;
 }
 
+/* p q, normalised. */
 static col_quat quat_mul(col_quat p, col_quat q)
 {
-    col_quat o;
-    o.w = p.w * q.w - p.x * q.x - p.y * q.y - p.z * q.z;
-    o.x = p.w * q.x + q.w * p.x + p.y * q.z - p.z * q.y;
-    o.y = p.w * q.y + q.w * p.y + p.z * q.x - p.x * q.z;
-    o.z = p.w * q.z + q.w * p.z + p.x * q.y - p.y * q.x;
+    col_quat o = col_quat_mul(p, q);
     double l = sqrt(o.x * o.x + o.y * o.y + o.z * o.z + o.w * o.w);
     col_quat r = {o.x / l, o.y / l, o.z / l, o.w / l};
     return r;

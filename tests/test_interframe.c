@@ -50,16 +50,6 @@
 /* ---- helpers (hull setup and random draws: tests/hull_fixtures.h) ---- */
 
 /* Hamilton product (Colibri's {x, y, z, w} order). */
-static col_quat qmul(col_quat a, col_quat b)
-{
-    col_quat r;
-    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
-    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
-    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
-    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
-    return r;
-}
-
 /* The model motion at time t in [0, 1]: p0 + t v, rotation by t |w| about w (world). */
 static col_xform model_pose(col_vec3 p0, col_vec3 v, col_quat q0, col_vec3 w, double t)
 {
@@ -72,7 +62,7 @@ static col_xform model_pose(col_vec3 p0, col_vec3 v, col_quat q0, col_vec3 w, do
         dq.z = w.z * s;
         dq.w = cos(0.5 * wl * t);
     }
-    return pose(col_add(p0, col_scale(v, t)), qmul(dq, q0));
+    return pose(col_add(p0, col_scale(v, t)), col_quat_mul(dq, q0));
 }
 
 static col_lpip_sweep_result sweep(const col_hull *a, const col_xform *xa0, const col_xform *xa1, const col_hull *b,
@@ -247,7 +237,7 @@ static void test_angle_bound(void **state)
         col_vec3 u = rand_unit();
         col_quat q0 = rand_quat();
         col_quat dq = {u.x * sin(0.5 * th), u.y * sin(0.5 * th), u.z * sin(0.5 * th), cos(0.5 * th)};
-        col_xform x0 = pose(col_v3(0, 0, 0), q0), x1 = pose(col_v3(0, 0, 0), qmul(dq, q0));
+        col_xform x0 = pose(col_v3(0, 0, 0), q0), x1 = pose(col_v3(0, 0, 0), col_quat_mul(dq, q0));
         double b = col_lpip_angle_bound(&x0.R, &x1.R);
         assert_true(b >= th);
         assert_true(b <= 1.7 * th + 1e-12);
@@ -422,7 +412,7 @@ static void test_world_option_workers(void **state)
                     dq.z = w[i].z * sn;
                     dq.w = cos(0.5 * wl * f);
                 }
-                t.q = qmul(dq, q0[i]);
+                t.q = col_quat_mul(dq, q0[i]);
                 assert_int_equal(col_body_set_pose(wd[k], ids[k][i], t), COL_OK);
             }
             assert_int_equal(col_world_update(wd[k]), COL_OK);

@@ -54,16 +54,6 @@ static col_quat quat_normalize(col_quat q)
 }
 
 /* Hamilton product a * b. */
-static col_quat quat_mul(col_quat a, col_quat b)
-{
-    col_quat r;
-    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
-    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
-    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
-    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
-    return r;
-}
-
 /* Rotation by the vector w (axis times angle in radians). */
 static col_quat quat_from_rotvec(col_vec3 w)
 {
@@ -113,7 +103,7 @@ static void test_motion_bound_is_an_upper_bound(void **state)
         int kind = irand(4);
         double step = scale * pow(10.0, urange(-6, 1));
         if (kind != 1) tb.p = col_add(ta.p, col_scale(random_dir(), step * urand()));
-        if (kind != 0) tb.q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), urange(0, kind == 3 ? M_PI : 0.3))), ta.q));
+        if (kind != 0) tb.q = quat_normalize(col_quat_mul(quat_from_rotvec(col_scale(random_dir(), urange(0, kind == 3 ? M_PI : 0.3))), ta.q));
         col_xform xa = col_xform_from_transform(ta), xb = col_xform_from_transform(tb);
         double mu = col_motion_bound(&xa, &xb, radius);
         double worst = 0;
@@ -246,7 +236,7 @@ static void test_declared_bound(void **state)
         if (kind == 2) angle = urange(0, 1);
         if (kind == 3) angle = urange(2, M_PI);
         if (kind != 0 && kind != 4)
-            tb.q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), angle)), ta.q));
+            tb.q = quat_normalize(col_quat_mul(quat_from_rotvec(col_scale(random_dir(), angle)), ta.q));
         if (kind != 4 || chance(0.5)) tb.p = col_add(ta.p, col_scale(random_dir(), radius * pow(10.0, urange(-8, 1))));
         /* the distance as declared: the exact one between the two double positions */
         long double dx = (long double)tb.p.x - ta.p.x, dy = (long double)tb.p.y - ta.p.y,
@@ -439,7 +429,7 @@ static bool advance(sim *s, int self, int frame)
     case HOPPER:
         if (chance(0.05)) {
             b->p = col_add(b->p, col_scale(random_dir(), urange(0.1, 0.8)));
-            b->q = quat_normalize(quat_mul(quat_from_rotvec(col_scale(random_dir(), urange(0, 1))), b->q));
+            b->q = quat_normalize(col_quat_mul(quat_from_rotvec(col_scale(random_dir(), urange(0, 1))), b->q));
             return true;
         }
         break;
@@ -487,7 +477,7 @@ static bool advance(sim *s, int self, int frame)
         if (c[k] > ROOM - 0.5 && vv[k] > 0) vv[k] = -vv[k];
     }
     b->v = col_v3(vv[0], vv[1], vv[2]);
-    b->q = quat_normalize(quat_mul(quat_from_rotvec(b->w), b->q));
+    b->q = quat_normalize(col_quat_mul(quat_from_rotvec(b->w), b->q));
     return true;
 }
 

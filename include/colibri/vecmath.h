@@ -35,5 +35,17 @@ static inline col_transform col_transform_identity(void)
     col_transform t = {{0.0, 0.0, 0.0}, {0.0, 0.0, 0.0, 1.0}};
     return t;
 }
+/* The Hamilton product a b, the rotation b followed by a (unit in, unit to rounding out;
+ * col_body_set_pose normalises within col_world_def.quaternion_tolerance). Summed in the
+ * order of docs/scenes.md's motion, so a scene's poses are the same bit for bit. */
+static inline col_quat col_quat_mul(col_quat a, col_quat b)
+{
+    col_quat r;
+    r.x = a.w * b.x + a.x * b.w + a.y * b.z - a.z * b.y;
+    r.y = a.w * b.y - a.x * b.z + a.y * b.w + a.z * b.x;
+    r.z = a.w * b.z + a.x * b.y - a.y * b.x + a.z * b.w;
+    r.w = a.w * b.w - a.x * b.x - a.y * b.y - a.z * b.z;
+    return r;
+}
 
 #endif
