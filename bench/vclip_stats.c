@@ -218,8 +218,8 @@ static int run_scene(const char *path, int frames)
         double t2 = stats_now_ns();
         for (long k = 0; k < np; k++) {
             col_np_result rr;
-            col_np_reference.query(NULL, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
-                                   &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], &scratch, &rr);
+            col_np_reference.query(NULL, &hull[sc.bodies[list[k].a].shape], NULL, &xf[list[k].a],
+                                   &hull[sc.bodies[list[k].b].shape], NULL, &xf[list[k].b], &scratch, &rr);
         }
         double t3 = stats_now_ns();
         for (long k = 0; k < np; k++) {

@@ -215,7 +215,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
     /* An answer from the previous frame still holds if neither pose changed. */
     if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
         col_np_result res;
-        col_np_query(be, w->shape_ops, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb, w->shapes[B->shape].np_data,
+        col_np_query(be, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb, w->shapes[B->shape].np_data,
                      &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;
         worker->narrow_calls++;

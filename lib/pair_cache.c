@@ -54,7 +54,6 @@ void *col_pair_cache_backend_data(const col_world *w, uint32_t slot)
 
 void col_pair_cache_release(col_world *w, uint32_t slot)
 {
-    w->backend->cache_release(col_pair_cache_backend_data(w, slot));
     w->slot_free[w->slot_free_count++] = slot;
 }
 

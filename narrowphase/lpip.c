@@ -650,12 +650,6 @@ static void lpip_cache_init(void *cache, const col_hull *a, const col_hull *b)
     col_lpip_cache_reset(cache);
 }
 
-/* Plain values only: nothing to free (the world calls it on every backend). */
-static void lpip_cache_release(void *cache)
-{
-    (void)cache;
-}
-
 /* The larger of our own need and the reference fallback's (which reuses the whole
  * scratch after we are done): both grow with every count, so the larger does too
  * (backend.h's scratch rule). */
@@ -703,7 +697,7 @@ void col_lpip_query_ex(void *cache, const col_hull *a, const col_xform *xa, cons
         /* The last-resort exact decision (counted): the scratch is large enough for it
          * (lpip_scratch_need). The reference has its own cache layout: none here. */
         int it = out->iterations;
-        col_np_reference.query(NULL, a, xa, b, xb, scratch, out);
+        col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, scratch, out);
         out->iterations = it;
         out->fallbacks = 1;
         if (cache != NULL) {
@@ -719,9 +713,13 @@ void col_lpip_query_ex(void *cache, const col_hull *a, const col_xform *xa, cons
     if (info != NULL) *info = oc.info;
 }
 
-static void lpip_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                       const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+/* No shape data: da and db are ignored. */
+static void lpip_query(void *cache, const col_hull *a, const void *da, const col_xform *xa,
+                       const col_hull *b, const void *db, const col_xform *xb, col_np_scratch *scratch,
+                       col_np_result *out)
 {
+    (void)da;
+    (void)db;
     col_lpip_query_ex(cache, a, xa, b, xb, NULL, scratch, out, NULL);
 }
 
@@ -729,7 +727,6 @@ const col_np_backend col_np_lpip = {
     .name = "lpip",
     .cache_size = sizeof(lpip_cache),
     .cache_init = lpip_cache_init,
-    .cache_release = lpip_cache_release,
     .scratch_need = lpip_scratch_need,
     .query = lpip_query,
 };

@@ -111,12 +111,6 @@ static void sv_cache_init(void *cache, const col_hull *a, const col_hull *b)
     memset(cache, 0, sizeof(sv_cache));
 }
 
-/* The cache holds plain values (a direction and vertex indices): nothing to free. */
-static void sv_cache_release(void *cache)
-{
-    (void)cache;
-}
-
 /* ---- the per-query context ---- */
 
 typedef struct sv_ctx {
@@ -251,7 +245,7 @@ static void sv_reference(const sv_ctx *c, sv_cache *cache, col_np_scratch *scrat
     sub.mem = (unsigned char *)scratch->mem + own;
     sub.size = scratch->size - own;
     col_np_result r;
-    col_np_reference.query(NULL, c->a, c->xa, c->b, c->xb, &sub, &r);
+    col_np_reference.query(NULL, c->a, NULL, c->xa, c->b, NULL, c->xb, &sub, &r);
     out->fallbacks++;
     c->info->fallback = reason;
     if (r.colliding) {
@@ -624,15 +618,9 @@ int col_sepvec_cache_certificate(const void *cache_mem, int wa[4], int wb[4])
     return 1;
 }
 
-static void sv_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                     const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
-{
-    col_sepvec_query_ex(cache, a, NULL, xa, b, NULL, xb, scratch, NULL, out, NULL);
-}
-
-static void sv_query_shaped(void *cache, const col_hull *a, const void *da, const col_xform *xa,
-                            const col_hull *b, const void *db, const col_xform *xb,
-                            col_np_scratch *scratch, col_np_result *out)
+static void sv_query(void *cache, const col_hull *a, const void *da, const col_xform *xa,
+                     const col_hull *b, const void *db, const col_xform *xb, col_np_scratch *scratch,
+                     col_np_result *out)
 {
     col_sepvec_query_ex(cache, a, da, xa, b, db, xb, scratch, NULL, out, NULL);
 }
@@ -653,13 +641,8 @@ const col_np_backend col_np_sepvec = {
     .name = "sepvec",
     .cache_size = sizeof(sv_cache),
     .cache_init = sv_cache_init,
-    .cache_release = sv_cache_release,
     .scratch_need = sv_scratch_need,
+    .shape_data_bytes = sv_data_bytes,
+    .shape_data_init = sv_data_init,
     .query = sv_query,
-};
-
-const col_np_shape_ops col_np_sepvec_shape_ops = {
-    .data_bytes = sv_data_bytes,
-    .data_init = sv_data_init,
-    .query = sv_query_shaped,
 };

@@ -858,7 +858,7 @@ void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa
     /* Exact fallback (never an answer from a cycle or an uncertified walk). */
     out->fallbacks++;
     col_np_result ref;
-    col_np_reference.query(NULL, a, xa, b, xb, scratch, &ref);
+    col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, scratch, &ref);
     if (cache != NULL) {
         /* After a band decision the features are fine for next time; after a cycle not. */
         cache->valid = out->band;
@@ -909,12 +909,12 @@ static void vc_cache_init(void *cache, const col_hull *a, const col_hull *b)
     memset(cache, 0, sizeof(col_vc_cache));
 }
 
-/* Plain values only: nothing to free (the world calls it on every backend). */
-static void vc_cache_release(void *cache) { (void)cache; }
-
-static void vc_np_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
-                        col_np_scratch *scratch, col_np_result *out)
+/* No shape data: da and db are ignored. */
+static void vc_np_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+                        const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
+    (void)da;
+    (void)db;
     col_vc_result r;
     col_vclip_query(cache, a, xa, b, xb, 0, scratch, &r);
     out->colliding = r.outcome != COL_VC_SEPARATED;
@@ -928,7 +928,6 @@ const col_np_backend col_np_voronoi = {
     .name = "voronoi",
     .cache_size = sizeof(col_vc_cache),
     .cache_init = vc_cache_init,
-    .cache_release = vc_cache_release,
     .scratch_need = vc_scratch_need,
     .query = vc_np_query,
 };

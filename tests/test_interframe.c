@@ -91,7 +91,7 @@ static bool reference_overlap(const col_hull *a, const col_xform *xa, const col_
                               col_np_scratch *s)
 {
     col_np_result r;
-    col_np_reference.query(NULL, a, xa, b, xb, s, &r);
+    col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, s, &r);
     return r.colliding;
 }
 

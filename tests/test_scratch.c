@@ -431,9 +431,8 @@ static void exact_query(const col_np_backend *be, const col_hull *a, const col_x
     void *cache = calloc(1, be->cache_size > 0 ? be->cache_size : 1);
     assert_non_null(cache);
     be->cache_init(cache, a, b);
-    be->query(cache, a, xa, b, xb, &s, out);
-    be->query(cache, a, xa, b, xb, &s, out); /* warm */
-    be->cache_release(cache);
+    be->query(cache, a, NULL, xa, b, NULL, xb, &s, out);
+    be->query(cache, a, NULL, xa, b, NULL, xb, &s, out); /* warm */
     free(cache);
     free(mem);
 }

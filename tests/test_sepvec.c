@@ -555,7 +555,7 @@ static void test_scratch(void **state)
     col_np_scratch s = {malloc(n), n};
     for (int rep = 0; rep < 3; rep++) {
         col_np_result rr, rs;
-        col_np_reference.query(NULL, &h[4], &xa, &h[5], &xb, &s, &rr);
+        col_np_reference.query(NULL, &h[4], NULL, &xa, &h[5], NULL, &xb, &s, &rr);
         col_sepvec_query_ex(NULL, &h[4], NULL, &xa, &h[5], NULL, &xb, &s, NULL, &rs, NULL);
         assert_int_equal(rr.colliding, rs.colliding);
         memset(s.mem, rep == 0 ? 0xFF : 0x00, n);
@@ -569,8 +569,9 @@ static void test_registry(void **state)
     (void)state;
     assert_ptr_equal(col_np_backend_get(COL_BACKEND_DEFAULT), &col_np_sepvec);
     assert_ptr_equal(col_np_backend_get(COL_BACKEND_SEPVEC), &col_np_sepvec);
-    assert_ptr_equal(col_np_shape_ops_get(&col_np_sepvec), &col_np_sepvec_shape_ops);
-    assert_null(col_np_shape_ops_get(&col_np_reference));
+    assert_non_null(col_np_sepvec.shape_data_bytes);
+    assert_non_null(col_np_sepvec.shape_data_init);
+    assert_null(col_np_reference.shape_data_bytes);
     assert_string_equal(col_backend_name(COL_BACKEND_SEPVEC), "sepvec");
 }
 
@@ -578,11 +579,13 @@ static void test_registry(void **state)
 
 /* sepvec with per-shape data (direction tables, hill climbing from them), as the world
  * runs it: the data is built for every query here (tests only). */
-static void shaped_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                         const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void shaped_query(void *cache, const col_hull *a, const void *da0, const col_xform *xa, const col_hull *b,
+                         const void *db0, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
+    (void)da0;
+    (void)db0;
     void *da = make_data(a, COL_SUPPORT_DEFAULT), *db = make_data(b, COL_SUPPORT_DEFAULT);
-    col_np_sepvec_shape_ops.query(cache, a, da, xa, b, db, xb, scratch, out);
+    col_np_sepvec.query(cache, a, da, xa, b, db, xb, scratch, out);
     free(da);
     free(db);
 }

@@ -327,7 +327,7 @@ static int ref_colliding(const col_hull *a, const col_xform *xa, const col_hull 
     size_t n = col_np_scratch_bytes(&col_np_reference, a, b);
     col_np_scratch s = {malloc(n), n};
     col_np_result r;
-    col_np_reference.query(NULL, a, xa, b, xb, &s, &r);
+    col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, &s, &r);
     free(s.mem);
     return r.colliding;
 }
@@ -762,13 +762,13 @@ static void test_bad_cache(void **state)
  * col_vclip_query to read the reason. */
 static long g_fb_band, g_fb_other, g_fb_cycles, g_calls;
 
-static void counting_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                           const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void counting_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+                           const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
     col_vc_cache before;
     if (cache != NULL) before = *(col_vc_cache *)cache;
     g_calls++;
-    col_np_voronoi.query(cache, a, xa, b, xb, scratch, out);
+    col_np_voronoi.query(cache, a, da, xa, b, db, xb, scratch, out);
     if (out->fallbacks == 0) return;
     col_vc_result r;
     col_vclip_query(cache != NULL ? &before : NULL, a, xa, b, xb, 0, scratch, &r);
