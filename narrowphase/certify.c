@@ -158,7 +158,7 @@ typedef struct ov_ctx {
 
 static int ov_support_of(const col_hull *h, col_vec3 d, int hint)
 {
-    if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) return col_support_scan(h, d);
+    if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) return col_hull_support_scan(h, d);
     return col_support_climb(h, d, hint, NULL);
 }
 

@@ -176,7 +176,7 @@ static int sv_support(const sv_ctx *c, const col_hull *h, const col_support_data
     if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) {
         st->queries++;
         st->evals += h->vertex_count;
-        return col_support_scan(h, d);
+        return col_hull_support_scan(h, d);
     }
     if (c->opt != NULL) {
         if (c->opt->cold_dk && hint < 0 && sd != NULL && sd->dk_off != 0)

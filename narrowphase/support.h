@@ -77,9 +77,6 @@ void col_support_data_init(void *mem, const col_hull *h, unsigned flags);
  * construction's work space, may be cut off). */
 size_t col_support_data_used(const col_support_data *sd);
 
-/* The index of a vertex maximising d . v by a linear scan (ties: lowest index). */
-int col_support_scan(const col_hull *h, col_vec3 d);
-
 /* Steepest-ascent hill climbing from vertex start; stops when no neighbour is strictly
  * larger (so a plateau keeps the first vertex reached). Adds its work to st (may be
  * NULL). */

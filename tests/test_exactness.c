@@ -719,7 +719,7 @@ static void test_support_tree(void **state)
         for (int q = 0; q < 300; q++) {
             col_vec3 d = q % 3 == 0 ? col_v3(urange(-1e-6, 1e-6), urange(-1e-6, 1e-6), 1.0) : unit_rand();
             if (q % 5 == 0) d = col_scale(d, ldexp(1.0, -300));
-            int scan = col_support_scan(&h, d);
+            int scan = col_hull_support_scan(&h, d);
             int hint = q % 2 ? scan : (int)(urand() * h.vertex_count);
             double v;
             int visited;

@@ -215,7 +215,7 @@ static double value(const col_hull *h, col_vec3 d, int v)
 /* A computed local maximum may differ from the computed global one by roundings only. */
 static void assert_support(const col_hull *h, col_vec3 d, int v)
 {
-    double best = value(h, d, col_support_scan(h, d));
+    double best = value(h, d, col_hull_support_scan(h, d));
     assert_true(v >= 0 && v < h->vertex_count);
     assert_true(value(h, d, v) >= best - 8 * DBL_EPSILON * col_len(d) * h->radius);
 }
@@ -367,8 +367,8 @@ static void test_lemma_paths(void **state)
         int ia = (int)(rng_next() % NSH), ib = (int)(rng_next() % NSH);
         col_xform xa = pose(col_v3(0, 0, 0), rand_quat()), xb = pose(col_v3(0, 0, 0), rand_quat());
         col_vec3 u = rand_unit();
-        int pa = col_support_scan(&sh[ia], col_mat3_tmul(&xa.R, u));
-        int pb = col_support_scan(&sh[ib], col_neg(col_mat3_tmul(&xb.R, u)));
+        int pa = col_hull_support_scan(&sh[ia], col_mat3_tmul(&xa.R, u));
+        int pb = col_hull_support_scan(&sh[ib], col_neg(col_mat3_tmul(&xb.R, u)));
         double g = (urand() < 0.5 ? -1 : 1) * pow(10.0, urange(-7, -1));
         xb.p = col_add(col_sub(col_xform_point(&xa, sh[ia].vertices[pa]), col_xform_point(&xb, sh[ib].vertices[pb])),
                        col_scale(u, g));
@@ -459,7 +459,7 @@ static void test_grazing_exact(void **state)
             double fv = urange(-0.8, 0.8);
             col_vec3 top = col_xform_point(&xa, col_v3(fu * axes[K_BOX][0] * sc, fv * axes[K_BOX][1] * sc, axes[K_BOX][2] * sc));
             col_xform xb = pose(col_v3(0, 0, 0), rand_quat());
-            int pb = col_support_scan(&b, col_neg(col_mat3_tmul(&xb.R, up)));
+            int pb = col_hull_support_scan(&b, col_neg(col_mat3_tmul(&xb.R, up)));
             double g = (t % 2 ? 1.0 : -1.0) * pow(10.0, urange(-11, -8)) * sc;
             xb.p = col_add(col_sub(top, col_xform_point(&xb, b.vertices[pb])), col_scale(up, g));
             sv_pair_cache c;
