@@ -25,9 +25,9 @@
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
-#include "narrowphase/dk_hierarchy.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
 #include "narrowphase/sepvec.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_support.h"
 #include "scene.h"
 #include "stats_util.h"
 

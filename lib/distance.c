@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Public distance and contact queries (query.h): validation, the caller's warm-start
  * cache, and the translation between the public structs and the voronoi backend's
- * closest-feature walk (narrowphase/vclip.h, narrowphase/contact.h). Every check runs
+ * closest-feature walk (narrowphase/voronoi.h, narrowphase/voronoi_contact.h). Every check runs
  * before anything is computed; a failed call zeroes *out and leaves the world as it was
  * (only its last-error text and its scratch memory, neither of them world state). */
 #include <float.h>
@@ -10,8 +10,8 @@
 
 #include "colibri/query.h"
 #include "lib/world.h"
-#include "narrowphase/contact.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
+#include "narrowphase/voronoi_contact.h"
 
 /* One validated query: two hulls at two poses and the pair's cache. */
 typedef struct dist_job {

@@ -29,8 +29,8 @@
 #include <math.h>
 
 #include "lib/core/exact.h"
-#include "narrowphase/sphere_poly.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_sphere_poly.h"
+#include "narrowphase/sepvec_support.h"
 
 #define GAP_LOCAL_C (10.0 * DBL_EPSILON)
 #define GAP_WORLD_C (5.0 * DBL_EPSILON)

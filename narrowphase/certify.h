@@ -15,7 +15,7 @@
  * - col_np_prove_overlap: the opposite certificate, that two hulls overlap with a common
  *   interior point, for the backends whose own "colliding" holds only up to a tolerance
  *   (lpip's common point, voronoi's penetration tests): four differences of world
- *   vertices whose tetrahedron holds the origin strictly, proven (sphere_poly.h).
+ *   vertices whose tetrahedron holds the origin strictly, proven (sepvec_sphere_poly.h).
  * The gap functions return the certified gap g (col_np_gap.certified): min over B of s.b -
  * max over A of s.a >= g holds exactly for the world vertices and the axis s as given (no
  * unit length assumed); g <= 0 means "not certified". The bounds are derived in

@@ -12,7 +12,7 @@
  *    the polygon of step 5, as GJK restarts from its last simplex.
  * 1. S: the pair's cached direction (the paper's temporal coherence: last frame's
  *    separating vector), else the centroid difference; supports by hill climbing from the
- *    cached vertices or the shape's direction table (support.h).
+ *    cached vertices or the shape's direction table (sepvec_support.h).
  * 2. A gap above its error bound (sv_err_unit) proves separation (the paper's lemma 1).
  *    A gap within that bound is decided by a full projection of both hulls along S.
  * 3. q = p (a shared vertex) proves collision.
@@ -22,7 +22,7 @@
  *    hemisphere test (lemma 4). A timestamped table finds repeats (paper, section 5; our
  *    table is per worker scratch, keyed by the vertex pair, stamped per query).
  * 5. The pair's r = m / |m| clips the spherical polygon of possible separators
- *    (sphere_poly.h: the paper's FindSeparatePlane). Empty polygon: collision, once a
+ *    (sepvec_sphere_poly.h: the paper's FindSeparatePlane). Empty polygon: collision, once a
  *    tetrahedron of recorded m's is proven to hold the origin; else the reference.
  * 6. Next S: the reflection S <- S - 2 (r.S) r (paper, eq. 2). When r is nearly
  *    perpendicular to S (|r.S| < graze, a grazing step: the reflection would crawl and
@@ -38,8 +38,8 @@
 #include <string.h>
 
 #include "narrowphase/certify.h"
-#include "narrowphase/dk_hierarchy.h"
-#include "narrowphase/sphere_poly.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
+#include "narrowphase/sepvec_sphere_poly.h"
 
 #define SV_MAX_STEPS 256
 #define SV_POLY_CAP (SV_MAX_STEPS + 8)
@@ -168,7 +168,7 @@ static int sv_exact_supports(const sv_ctx *c, col_vec3 s, int *ia, int *ib)
 
 /* One support query. near: the direction is last frame's (the first step of a warm
  * query), so a climb from the cached vertex alone is cheapest; later steps' directions
- * jump (reflections), so the table's start competes with the hint (support.h). */
+ * jump (reflections), so the table's start competes with the hint (sepvec_support.h). */
 static int sv_support(const sv_ctx *c, const col_hull *h, const col_support_data *sd,
                       col_vec3 d, int hint, int near)
 {

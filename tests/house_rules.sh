@@ -26,6 +26,9 @@ done
 for f in $(find narrowphase -name '*.[ch]'); do
     grep -nE '#include "(broadphase/|ccd/|lib/[a-z_]+\.h)' "$f" && bad "$f: narrowphase includes broadphase, ccd or lib/"
 done
+for f in $(find ccd -name '*.[ch]' 2>/dev/null); do
+    grep -nE '#include "(broadphase/|lib/[a-z_]+\.h)' "$f" && bad "$f: ccd (floor 3) includes broadphase or lib/"
+done
 for f in $(find lib broadphase narrowphase ccd -name '*.[ch]' 2>/dev/null); do
     grep -nE '#include "(bench|examples|tests)/' "$f" && bad "$f includes bench/examples/tests"
 done

@@ -40,8 +40,8 @@
 #include "lib/core/vec.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/support.h"
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_support.h"
+#include "narrowphase/sepvec_support_tree.h"
 #include "tests/oracle_lp.h"
 #include "tests/test_util.h"
 

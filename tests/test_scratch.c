@@ -37,8 +37,8 @@
 #include "lib/core/alloc.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/contact.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
+#include "narrowphase/voronoi_contact.h"
 #include "tests/test_util.h"
 
 #define TWO_PI 6.283185307179586

@@ -24,8 +24,8 @@
  *   floating-point error bound (else the caller decides exactly by other means).
  * Limits: capacity fixed by the caller (cap vertices); a clip that would exceed it
  * reports "degenerate". */
-#ifndef COLIBRI_NARROWPHASE_SPHERE_POLY_H
-#define COLIBRI_NARROWPHASE_SPHERE_POLY_H
+#ifndef COLIBRI_NARROWPHASE_SEPVEC_SPHERE_POLY_H
+#define COLIBRI_NARROWPHASE_SEPVEC_SPHERE_POLY_H
 
 #include "lib/core/vec.h"
 

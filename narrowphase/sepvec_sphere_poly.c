@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Spherical polygon of candidate separating directions and the collision certificate
- * (see sphere_poly.h; Chung & Wang 1996 section 4.2; Hornus 2017). */
-#include "narrowphase/sphere_poly.h"
+ * (see sepvec_sphere_poly.h; Chung & Wang 1996 section 4.2; Hornus 2017). */
+#include "narrowphase/sepvec_sphere_poly.h"
 
 #include <float.h>
 #include <math.h>

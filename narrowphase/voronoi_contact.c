@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Contact normal, separation and points from closest features (contact.h). */
-#include "narrowphase/contact.h"
+/* Contact normal, separation and points from closest features (voronoi_contact.h). */
+#include "narrowphase/voronoi_contact.h"
 
 #include <float.h>
 #include <math.h>

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Features of a hull and their Voronoi region planes (features.h). */
-#include "narrowphase/features.h"
+/* Features of a hull and their Voronoi region planes (voronoi_features.h). */
+#include "narrowphase/voronoi_features.h"
 
 #include <math.h>
 

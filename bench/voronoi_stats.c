@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* vclip-stats: the measurements behind docs/voronoi.md. Prints Markdown table rows;
+/* voronoi-stats: the measurements behind docs/voronoi.md. Prints Markdown table rows;
  * the docs put the command that made them above each table. Timings are information,
  * never test thresholds.
  *
- *   vclip-stats scene FILE [--frames N]     replays a benchmark scene (SCENE.md motion):
+ *   voronoi-stats scene FILE [--frames N]     replays a benchmark scene (SCENE.md motion):
  *       every pair of overlapping world boxes is queried with its own cache carried from
  *       the previous frame when the pair overlapped then (warm), else a fresh one (cold),
  *       as the world does; walk steps (median, p99, max) warm and cold, cycles, restarts
  *       after a failed certificate, O(F) scans, fallbacks (rounding band / other), and
  *       ns per query: warm, cold (the same pairs with fresh caches) and the reference
  *       backend on the same pairs.
- *   vclip-stats coherence [--seed S] [--pairs N]   distance queries (exact distance
+ *   voronoi-stats coherence [--seed S] [--pairs N]   distance queries (exact distance
  *       and closest points) between two copies of a shape of 10, 100 and 1000 vertices:
  *       a coherent flight (0.02 radius and 0.02 rad per step, warm cache), incoherent
  *       jumps (a fresh random pose each query, warm cache), and cold queries (no cache).
@@ -27,7 +27,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
 #include "scene.h"
 #include "stats_util.h"
 
@@ -161,7 +161,7 @@ static void add_pair(int a, int b, void *ctx)
 static int run_scene(const char *path, int frames)
 {
     bench_scene sc;
-    if (!stats_scene_open("vclip-stats", path, &sc)) return 1;
+    if (!stats_scene_open("voronoi-stats", path, &sc)) return 1;
     if (frames <= 0 || frames > sc.frames) frames = sc.frames;
     stats_replay rp;
     if (!stats_replay_init(&rp, &sc, (size_t)1 << 20, sizeof(col_vc_cache))) return 1;
@@ -172,7 +172,7 @@ static int run_scene(const char *path, int frames)
     for (int i = 0; i < sc.shape_count; i++) {
         if (col_hull_build(&g_alloc, sc.shapes[i].vertices, sc.shapes[i].vertex_count, &hull[i], err, sizeof err) !=
             COL_OK) {
-            fprintf(stderr, "vclip-stats: shape %d: %s\n", i, err);
+            fprintf(stderr, "voronoi-stats: shape %d: %s\n", i, err);
             return 1;
         }
         rp.shape_hull[i] = &hull[i];
@@ -270,7 +270,7 @@ static int make_shape(col_hull *h, int n)
     char err[256];
     col_status st = col_hull_build(&g_alloc, p, n, h, err, sizeof err);
     free(p);
-    if (st != COL_OK) fprintf(stderr, "vclip-stats: hull: %s\n", err);
+    if (st != COL_OK) fprintf(stderr, "voronoi-stats: hull: %s\n", err);
     return st == COL_OK;
 }
 
@@ -358,6 +358,6 @@ int main(int argc, char **argv)
         run_coherence(seed, pairs);
         return 0;
     }
-    fprintf(stderr, "usage: vclip-stats scene FILE [--frames N] | coherence [--seed S] [--pairs N]\n");
+    fprintf(stderr, "usage: voronoi-stats scene FILE [--frames N] | coherence [--seed S] [--pairs N]\n");
     return 2;
 }

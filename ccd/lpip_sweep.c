@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Inter-frame collision with swept hulls (the paper's section 5; lpip.h).
+/* Inter-frame collision with swept hulls (the paper's section 5; lpip_sweep.h).
  *
  * Relative motion, not two sweeps. The paper sweeps each body over the frame and tests
  * the two swept hulls; with both bodies moving that over-reports (the sweeps can cross
@@ -43,7 +43,7 @@
  * rotation at constant rate within the frame, e.g. a bounce off a wall inside the frame
  * (the benchmark's triangle wave). The caller must split the frame at such events (the
  * world cannot: it only knows two poses); docs/lpip.md. */
-#include "narrowphase/lpip.h"
+#include "ccd/lpip_sweep.h"
 
 #include <float.h>
 #include <math.h>
@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "lib/core/vec.h"
+#include "narrowphase/lpip.h"
 
 /* Grazing faces (|n.w| below this fraction of |n||w|) count as facing both ways. */
 #define SWEEP_GRAZE_REL 1e-12

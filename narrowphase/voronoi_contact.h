@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Contact data for touching or shallowly overlapping hulls, from the closest features of
- * vclip.h: a unit normal, a signed separation and a few contact points, which is what an
+ * voronoi.h: a unit normal, a signed separation and a few contact points, which is what an
  * impulse or haptic response needs and what the seed papers' boolean tests do not give
  * (Lin & Canny 1991 and Mirtich 1998 report features and a distance only).
  *
@@ -17,12 +17,12 @@
  *   exceeds the margin are dropped; more than COL_VC_MAX_POINTS are reduced to the
  *   deepest one plus the farthest spread.
  * Limits: a face ring is clipped in scratch of col_vc_contact_scratch_bytes. */
-#ifndef COLIBRI_NARROWPHASE_CONTACT_H
-#define COLIBRI_NARROWPHASE_CONTACT_H
+#ifndef COLIBRI_NARROWPHASE_VORONOI_CONTACT_H
+#define COLIBRI_NARROWPHASE_VORONOI_CONTACT_H
 
 #include <stddef.h>
 
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
 
 #define COL_VC_MAX_POINTS 8
 /* A face is a contact face when its normal is within about 2.6 degrees of the contact

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Features of a convex hull and their Voronoi regions, for the voronoi backend
- * (vclip.c) and the contact code (contact.c). Everything is derived on the fly from the
+ * (voronoi.c) and the contact code (voronoi_contact.c). Everything is derived on the fly from the
  * col_hull arrays at a pose, in world coordinates; nothing is stored per shape.
  *
  * The important parts:
@@ -18,8 +18,8 @@
  * - col_vc_segment_closest: closest points of two segments;
  * - col_vc_brute_distance: the distance over all feature pairs (slow, exact fallback).
  * Features and regions as in Lin & Canny 1991 and Mirtich 1998 (V-Clip). */
-#ifndef COLIBRI_NARROWPHASE_FEATURES_H
-#define COLIBRI_NARROWPHASE_FEATURES_H
+#ifndef COLIBRI_NARROWPHASE_VORONOI_FEATURES_H
+#define COLIBRI_NARROWPHASE_VORONOI_FEATURES_H
 
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"

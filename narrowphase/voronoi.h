@@ -21,11 +21,11 @@
  *   force over all feature pairs gives the distance of a separated pair).
  * Limits: hulls as col_hull_build makes them (solid, merged coplanar facets); poses
  * with coordinates within COL_MAX_COORD. Thread safe for distinct caches and scratch. */
-#ifndef COLIBRI_NARROWPHASE_VCLIP_H
-#define COLIBRI_NARROWPHASE_VCLIP_H
+#ifndef COLIBRI_NARROWPHASE_VORONOI_H
+#define COLIBRI_NARROWPHASE_VORONOI_H
 
 #include "narrowphase/backend.h"
-#include "narrowphase/features.h"
+#include "narrowphase/voronoi_features.h"
 
 /* Per-pair warm start (the backend's cache slot). All zero: empty (cold start). dir_a is
  * the unit direction from a's centroid to b's in a's local frame at the last query, dir_b

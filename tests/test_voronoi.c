@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the voronoi backend (narrowphase/vclip.c, closest-feature tracking after Lin &
+/* Tests of the voronoi backend (narrowphase/voronoi.c, closest-feature tracking after Lin &
  * Canny 1991 and Mirtich's V-Clip 1998):
  * - distances and closest points against an independent brute force over all feature
  *   pairs (every vertex against every triangle of the other's faces, every edge pair),
@@ -32,7 +32,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
 #include "tests/agreement.h"
 #include "tests/test_util.h"
 
@@ -823,7 +823,7 @@ static int setup(void **state)
 {
     (void)state;
     col_alloc_init(&g_alloc, NULL);
-    rng_seed(SEED ^ 0xabcdef, "test_vclip shape pool");
+    rng_seed(SEED ^ 0xabcdef, "test_voronoi shape pool");
     build_pool();
     return 0;
 }

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Closest-feature tracking (Lin & Canny 1991; Mirtich 1998, "V-Clip"), see vclip.h.
+/* Closest-feature tracking (Lin & Canny 1991; Mirtich 1998, "V-Clip"), see voronoi.h.
  *
  * Voronoi regions (Lin & Canny 1991; Mirtich 1998, its Voronoi-region definitions) are
  * cones of planes,
@@ -30,7 +30,7 @@
  * face's edges. That feature is as close to the edge as the face is (an edge outside
  * the face's prism is nearest to the face at the boundary) and has a lower dimension,
  * so Mirtich's progress argument is kept. */
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
 
 #include <float.h>
 #include <math.h>

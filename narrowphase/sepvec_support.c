@@ -2,15 +2,15 @@
 /* Support queries: linear scan, hill climbing (Chung & Wang 1996) and the direction-to-
  * vertex table that starts a cold climb near its answer (the paper uses an 8 x 16
  * latitude/longitude table; ours is a cube map whose resolution grows with the vertex
- * count). See support.h. */
-#include "narrowphase/support.h"
+ * count). See sepvec_support.h. */
+#include "narrowphase/sepvec_support.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "narrowphase/dk_hierarchy.h"
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
+#include "narrowphase/sepvec_support_tree.h"
 
 /* Cube-map cells per hull vertex (6 N^2 ~ COL_TABLE_CELLS_PER_VERTEX * n): measured in
  * docs/sepvec.md; more cells start a cold climb nearer its answer at 2 bytes each. */
