@@ -42,106 +42,106 @@
 #include "narrowphase/certify.h"
 
 /* Results of one state test. */
-enum { VC_CONTINUE, VC_DISJOINT, VC_TOUCH, VC_PENETRATION, VC_CYCLE, VC_DONE };
+enum { VOR_CONTINUE, VOR_DISJOINT, VOR_TOUCH, VOR_PENETRATION, VOR_CYCLE, VOR_DONE };
 
 /* Feature pairs remembered for cycle detection. In exact arithmetic V-Clip never
  * repeats a pair (Mirtich 1998's termination argument); the cycles floating point can make at
  * degenerate configurations are short (2-4 states), so the last 16 pairs suffice, and
  * the step cap below catches anything longer. */
-#define VC_RING 16
+#define VOR_RING 16
 
 /* Rounding bound of a certified gap, in the reference's form (reference.c,
  * REF_PROJ_BOUND_C): each projection n.v is three products and two sums, error
  * <= 1.5 eps |n|_1 M; two of them, doubled for slack, plus the subtraction. M here
  * bounds every world coordinate of both hulls (|p|_inf + radius, widened by 1 %), a
  * little looser than the reference's measured maximum. */
-#define VC_BOUND_C 8.0
-#define VC_GAP_C 4.0
+#define VOR_BOUND_C 8.0
+#define VOR_GAP_C 4.0
 /* With want_distance, the walk's distance d is accepted when the certified support gap
- * is at least d - (VC_DIST_BOUNDS * bound + VC_DIST_REL * d): the two differ only by
+ * is at least d - (VOR_DIST_BOUNDS * bound + VOR_DIST_REL * d): the two differ only by
  * rounding when the features are truly closest. */
-#define VC_DIST_BOUNDS 4.0
-#define VC_DIST_REL 1e-11
+#define VOR_DIST_BOUNDS 4.0
+#define VOR_DIST_REL 1e-11
 /* Closest points this close (in bounds) are "touching": within rounding of contact. */
-#define VC_TOUCH_BOUNDS 8.0
+#define VOR_TOUCH_BOUNDS 8.0
 /* A cached pair whose centroid direction, seen in either body's frame, turned by more
  * than about 25 degrees since its last query has jumped (or spun fast): a cold start's
  * supports are then closer than the old features (docs/voronoi.md). */
-#define VC_JUMP_COS 0.9
+#define VOR_JUMP_COS 0.9
 
 /* Derivative ties: V-Clip moves across a clip point only if the distance decreases
- * beyond it; a derivative (or a difference of plane distances) within VC_TIE_C eps M of
+ * beyond it; a derivative (or a difference of plane distances) within VOR_TIE_C eps M of
  * zero, i.e. within the rounding of the world coordinates, is a tie and does not move.
  * Ties arise at parallel edges and faces, where exact arithmetic would also stop at an
  * equally close pair; deciding them by rounding noise instead sends the walk round the
  * equally close pairs for ever. Stopping early is safe: every end is certified. */
-#define VC_TIE_C 32.0
-/* A tie settled by distances needs a decrease of VC_TIE_D x that tolerance. */
-#define VC_TIE_D 0.125
+#define VOR_TIE_C 32.0
+/* A tie settled by distances needs a decrease of VOR_TIE_D x that tolerance. */
+#define VOR_TIE_D 0.125
 
-typedef struct vc_ctx {
-    col_vc_body A, B;
-    double tol; /* VC_TIE_C eps M, M bounding every world coordinate */
+typedef struct vor_ctx {
+    col_vor_body A, B;
+    double tol; /* VOR_TIE_C eps M, M bounding every world coordinate */
     int scans;
-} vc_ctx;
+} vor_ctx;
 
 /* ---- the state tests (Mirtich 1998's five states). X's feature is always the lower-
  * dimensional one; px, py receive the closest points (or the witness) on X and Y. ---- */
 
 /* The first plane of vertex v's cone (at V) that x violates: the neighbour, or -1. */
-static int vc_cone_violation(const col_vc_body *b, int v, col_vec3 V, col_vec3 x)
+static int vor_cone_violation(const col_vor_body *b, int v, col_vec3 V, col_vec3 x)
 {
     const col_hull *h = b->h;
     col_vec3 xv = col_sub(x, V);
     for (int k = h->adj_first[v]; k < h->adj_first[v + 1]; k++)
-        if (col_dot(xv, col_sub(V, col_vc_vert(b, h->adj[k]))) < 0.0) return h->adj[k];
+        if (col_dot(xv, col_sub(V, col_vor_vert(b, h->adj[k]))) < 0.0) return h->adj[k];
     return -1;
 }
 
 /* Vertex-vertex: each vertex against the other's cone. */
-static int vc_vv(const col_vc_body *X, col_vc_feature *fx, const col_vc_body *Y, col_vc_feature *fy, col_vec3 *px,
+static int vor_vv(const col_vor_body *X, col_vor_feature *fx, const col_vor_body *Y, col_vor_feature *fy, col_vec3 *px,
                  col_vec3 *py)
 {
-    col_vec3 P = col_vc_vert(X, fx->index), Q = col_vc_vert(Y, fy->index);
-    int w = vc_cone_violation(X, fx->index, P, Q);
+    col_vec3 P = col_vor_vert(X, fx->index), Q = col_vor_vert(Y, fy->index);
+    int w = vor_cone_violation(X, fx->index, P, Q);
     if (w >= 0) {
-        *fx = col_vc_edge_feat(X->h, fx->index, w);
-        return VC_CONTINUE;
+        *fx = col_vor_edge_feat(X->h, fx->index, w);
+        return VOR_CONTINUE;
     }
-    w = vc_cone_violation(Y, fy->index, Q, P);
+    w = vor_cone_violation(Y, fy->index, Q, P);
     if (w >= 0) {
-        *fy = col_vc_edge_feat(Y->h, fy->index, w);
-        return VC_CONTINUE;
+        *fy = col_vor_edge_feat(Y->h, fy->index, w);
+        return VOR_CONTINUE;
     }
     *px = P;
     *py = Q;
-    return col_vc_is_zero(col_sub(P, Q)) ? VC_TOUCH : VC_DISJOINT;
+    return col_vor_is_zero(col_sub(P, Q)) ? VOR_TOUCH : VOR_DISJOINT;
 }
 
 /* Vertex-edge: the vertex against the edge's region, then the edge clipped
  * against the vertex's cone with the derivative of |E(l) - P|^2 at the clip points. */
-static int vc_ve(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, const col_vc_body *Y, col_vc_feature *fy, col_vec3 *px,
+static int vor_ve(const vor_ctx *c, const col_vor_body *X, col_vor_feature *fx, const col_vor_body *Y, col_vor_feature *fy, col_vec3 *px,
                  col_vec3 *py)
 {
     const col_hull *hx = X->h, *hy = Y->h;
     int v = fx->index, e = fy->index;
     int t = hy->edge_verts[2 * e], hd = hy->edge_verts[2 * e + 1];
-    col_vec3 P = col_vc_vert(X, v), T = col_vc_vert(Y, t), H = col_vc_vert(Y, hd), u = col_sub(H, T);
+    col_vec3 P = col_vor_vert(X, v), T = col_vor_vert(Y, t), H = col_vor_vert(Y, hd), u = col_sub(H, T);
 
     if (col_dot(col_sub(P, T), u) < 0.0) {
-        *fy = col_vc_feat(COL_VC_VERTEX, t);
-        return VC_CONTINUE;
+        *fy = col_vor_feat(COL_VOR_VERTEX, t);
+        return VOR_CONTINUE;
     }
     if (col_dot(col_sub(P, H), u) > 0.0) {
-        *fy = col_vc_feat(COL_VC_VERTEX, hd);
-        return VC_CONTINUE;
+        *fy = col_vor_feat(COL_VOR_VERTEX, hd);
+        return VOR_CONTINUE;
     }
     for (int side = 0; side < 2; side++) {
         int f;
-        col_vc_plane pl = col_vc_edge_face_plane(Y, e, side, &f);
-        if (col_vc_val(&pl, P) < 0.0) {
-            *fy = col_vc_feat(COL_VC_FACE, f);
-            return VC_CONTINUE;
+        col_vor_plane pl = col_vor_edge_face_plane(Y, e, side, &f);
+        if (col_vor_val(&pl, P) < 0.0) {
+            *fy = col_vor_feat(COL_VOR_FACE, f);
+            return VOR_CONTINUE;
         }
     }
 
@@ -149,7 +149,7 @@ static int vc_ve(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
     int nmin = -1, nmax = -1, excluded = 0;
     for (int k = hx->adj_first[v]; k < hx->adj_first[v + 1] && !excluded; k++) {
         int w = hx->adj[k];
-        col_vec3 n = col_sub(P, col_vc_vert(X, w));
+        col_vec3 n = col_sub(P, col_vor_vert(X, w));
         double dt = col_dot(col_sub(T, P), n), dh = col_dot(col_sub(H, P), n);
         if (dt >= 0.0) {
             if (dh >= 0.0) continue;
@@ -161,8 +161,8 @@ static int vc_ve(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
             }
         } else {
             if (dh < 0.0) {
-                *fx = col_vc_edge_feat(hx, v, w);
-                return VC_CONTINUE;
+                *fx = col_vor_edge_feat(hx, v, w);
+                return VOR_CONTINUE;
             }
             double lam = dt / (dt - dh);
             if (lam > lmin) {
@@ -173,9 +173,9 @@ static int vc_ve(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
         }
     }
     if (excluded) { /* compound exclusion: the minimum lies beyond one of the two planes */
-        col_vec3 off = col_sub(col_vc_lerp(T, u, lmin), P);
-        *fx = col_vc_edge_feat(hx, v, col_dot(off, u) > 0.0 ? nmin : nmax);
-        return VC_CONTINUE;
+        col_vec3 off = col_sub(col_vor_lerp(T, u, lmin), P);
+        *fx = col_vor_edge_feat(hx, v, col_dot(off, u) > 0.0 ? nmin : nmax);
+        return VOR_CONTINUE;
     }
     /* Derivative checks; a derivative within rounding (parallel edges) is settled by
      * comparing distances instead: move to the vertex's edge only if that edge is
@@ -183,32 +183,32 @@ static int vc_ve(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
     double tie = c->tol * col_len(u);
     double s = col_dot(col_sub(P, T), u) / col_dot(u, u);
     s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
-    col_vec3 Q = col_vc_lerp(T, u, s);
+    col_vec3 Q = col_vor_lerp(T, u, s);
     double dcur = -1.0;
     for (int k = 0; k < 2; k++) {
         int nb = k == 0 ? nmin : nmax;
         if (nb < 0) continue;
-        col_vec3 off = col_sub(col_vc_lerp(T, u, k == 0 ? lmin : lmax), P);
-        if (col_vc_is_zero(off)) goto touch;
+        col_vec3 off = col_sub(col_vor_lerp(T, u, k == 0 ? lmin : lmax), P);
+        if (col_vor_is_zero(off)) goto touch;
         double dv = k == 0 ? col_dot(off, u) : -col_dot(off, u);
         int move = dv > tie;
         if (!move && dv > -tie) {
             if (dcur < 0.0) dcur = col_len(col_sub(P, Q));
             double a, b;
-            double dn = sqrt(col_vc_segment_closest(P, col_vc_vert(X, nb), T, H, &a, &b));
-            move = dn < dcur - VC_TIE_D * c->tol;
+            double dn = sqrt(col_vor_segment_closest(P, col_vor_vert(X, nb), T, H, &a, &b));
+            move = dn < dcur - VOR_TIE_D * c->tol;
         }
         if (move) {
-            *fx = col_vc_edge_feat(hx, v, nb);
-            return VC_CONTINUE;
+            *fx = col_vor_edge_feat(hx, v, nb);
+            return VOR_CONTINUE;
         }
     }
     *px = P;
     *py = Q;
-    return col_vc_is_zero(col_sub(*px, *py)) ? VC_TOUCH : VC_DISJOINT;
+    return col_vor_is_zero(col_sub(*px, *py)) ? VOR_TOUCH : VOR_DISJOINT;
 touch:
     *px = *py = P;
-    return VC_TOUCH;
+    return VOR_TOUCH;
 }
 
 /* Vertex-face: the vertex against the face's side planes (most violated,
@@ -216,12 +216,12 @@ touch:
  * vertex below the face with no such edge is a local minimum: scan every face of Y
  * (O(F), counted) for the largest signed distance; none positive means the vertex is
  * inside Y (penetration). */
-static int vc_vf(vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, const col_vc_body *Y, col_vc_feature *fy,
+static int vor_vf(vor_ctx *c, const col_vor_body *X, col_vor_feature *fx, const col_vor_body *Y, col_vor_feature *fy,
                  col_vec3 *px, col_vec3 *py)
 {
     const col_hull *hx = X->h, *hy = Y->h;
     int v = fx->index, f = fy->index;
-    col_vec3 P = col_vc_vert(X, v), n = col_vc_normal(Y, f);
+    col_vec3 P = col_vor_vert(X, v), n = col_vor_normal(Y, f);
     const int *ring = hy->face_verts + hy->face_first[f];
     int len = hy->face_first[f + 1] - hy->face_first[f];
 
@@ -229,8 +229,8 @@ static int vc_vf(vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, const col_
     int wa = -1, wb = -1;
     for (int i = 0; i < len; i++) {
         int a = ring[i], b = ring[i + 1 == len ? 0 : i + 1];
-        col_vc_plane pl = col_vc_side_plane(Y, n, a, b);
-        double val = col_vc_val(&pl, P);
+        col_vor_plane pl = col_vor_side_plane(Y, n, a, b);
+        double val = col_vor_val(&pl, P);
         if (val < 0.0) {
             val /= col_len(pl.n);
             if (val < worst) {
@@ -241,59 +241,59 @@ static int vc_vf(vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, const col_
         }
     }
     if (wa >= 0) {
-        *fy = col_vc_edge_feat(hy, wa, wb);
-        return VC_CONTINUE;
+        *fy = col_vor_edge_feat(hy, wa, wb);
+        return VOR_CONTINUE;
     }
 
-    col_vec3 A0 = col_vc_vert(Y, ring[0]);
+    col_vec3 A0 = col_vor_vert(Y, ring[0]);
     double d = col_dot(n, col_sub(P, A0));
     if (d == 0.0) {
         *px = *py = P;
-        return VC_TOUCH;
+        return VOR_TOUCH;
     }
     for (int k = hx->adj_first[v]; k < hx->adj_first[v + 1]; k++) {
-        double d2 = col_dot(n, col_sub(col_vc_vert(X, hx->adj[k]), A0));
+        double d2 = col_dot(n, col_sub(col_vor_vert(X, hx->adj[k]), A0));
         if ((d < 0.0 && d2 > d + c->tol) || (d > 0.0 && d2 < d - c->tol)) {
-            *fx = col_vc_edge_feat(hx, v, hx->adj[k]);
-            return VC_CONTINUE;
+            *fx = col_vor_edge_feat(hx, v, hx->adj[k]);
+            return VOR_CONTINUE;
         }
     }
     if (d > 0.0) {
         *px = P;
         *py = col_sub(P, col_scale(n, d));
-        return VC_DISJOINT;
+        return VOR_DISJOINT;
     }
     c->scans++;
     double best = d;
     int bf = f;
     for (int g = 0; g < hy->face_count; g++) {
-        double dg = col_vc_face_dist(Y, g, col_vc_normal(Y, g), P);
+        double dg = col_vor_face_dist(Y, g, col_vor_normal(Y, g), P);
         if (dg > best) {
             best = dg;
             bf = g;
         }
     }
     if (best > 0.0) {
-        *fy = col_vc_feat(COL_VC_FACE, bf);
-        return VC_CONTINUE;
+        *fy = col_vor_feat(COL_VOR_FACE, bf);
+        return VOR_CONTINUE;
     }
     *px = *py = P;
-    return best == 0.0 ? VC_TOUCH : VC_PENETRATION;
+    return best == 0.0 ? VOR_TOUCH : VOR_PENETRATION;
 }
 
 /* One half of edge-edge: segment S0 S1 of the
  * other body clipped against the region of edge fe of body R: the vertex planes first,
- * then the two face planes, with V-Clip's derivative checks. Returns VC_CONTINUE (fe
- * moved), VC_TOUCH (witness in *wit) or VC_DONE (S meets the region and the distance
+ * then the two face planes, with V-Clip's derivative checks. Returns VOR_CONTINUE (fe
+ * moved), VOR_TOUCH (witness in *wit) or VOR_DONE (S meets the region and the distance
  * is not smaller beyond any clip point). */
-static int vc_ee_sub(const vc_ctx *c, const col_vc_body *R, col_vc_feature *fe, col_vec3 S0, col_vec3 S1, col_vec3 *wit)
+static int vor_ee_sub(const vor_ctx *c, const col_vor_body *R, col_vor_feature *fe, col_vec3 S0, col_vec3 S1, col_vec3 *wit)
 {
     const col_hull *h = R->h;
     int e = fe->index;
     int t = h->edge_verts[2 * e], hd = h->edge_verts[2 * e + 1];
-    col_vec3 T = col_vc_vert(R, t), H = col_vc_vert(R, hd), u = col_sub(H, T), s = col_sub(S1, S0);
+    col_vec3 T = col_vor_vert(R, t), H = col_vor_vert(R, hd), u = col_sub(H, T), s = col_sub(S1, S0);
     double lmin = 0.0, lmax = 1.0;
-    col_vc_feature nmin = {-1, -1}, nmax = {-1, -1};
+    col_vor_feature nmin = {-1, -1}, nmax = {-1, -1};
 
     /* vertex planes: (x - T).u >= 0 (neighbour T), -(x - H).u >= 0 (neighbour H) */
     for (int k = 0; k < 2; k++) {
@@ -302,154 +302,154 @@ static int vc_ee_sub(const vc_ctx *c, const col_vc_body *R, col_vc_feature *fe, 
         int nb = k == 0 ? t : hd;
         if (dt < 0.0) {
             if (dh < 0.0) {
-                *fe = col_vc_feat(COL_VC_VERTEX, nb);
-                return VC_CONTINUE;
+                *fe = col_vor_feat(COL_VOR_VERTEX, nb);
+                return VOR_CONTINUE;
             }
             double lam = dt / (dt - dh);
             if (lam > lmin) {
                 lmin = lam;
-                nmin = col_vc_feat(COL_VC_VERTEX, nb);
+                nmin = col_vor_feat(COL_VOR_VERTEX, nb);
             }
         } else if (dh < 0.0) {
             double lam = dt / (dt - dh);
             if (lam < lmax) {
                 lmax = lam;
-                nmax = col_vc_feat(COL_VC_VERTEX, nb);
+                nmax = col_vor_feat(COL_VOR_VERTEX, nb);
             }
         }
     }
-    col_vc_feature vmin = nmin, vmax = nmax;
+    col_vor_feature vmin = nmin, vmax = nmax;
     double lvmin = lmin, lvmax = lmax;
 
     int excluded = 0;
     for (int side = 0; side < 2 && !excluded; side++) {
         int g;
-        col_vc_plane pl = col_vc_edge_face_plane(R, e, side, &g);
-        double dt = col_vc_val(&pl, S0), dh = col_vc_val(&pl, S1);
+        col_vor_plane pl = col_vor_edge_face_plane(R, e, side, &g);
+        double dt = col_vor_val(&pl, S0), dh = col_vor_val(&pl, S1);
         if (dt < 0.0) {
             if (dh < 0.0) { /* simply excluded by a face plane: vertex derivatives first */
-                if (vmin.type == COL_VC_VERTEX) {
-                    col_vec3 off = col_sub(col_vc_lerp(S0, s, lvmin), col_vc_vert(R, vmin.index));
-                    if (col_vc_is_zero(off)) goto touch_min;
+                if (vmin.type == COL_VOR_VERTEX) {
+                    col_vec3 off = col_sub(col_vor_lerp(S0, s, lvmin), col_vor_vert(R, vmin.index));
+                    if (col_vor_is_zero(off)) goto touch_min;
                     if (col_dot(off, s) > 0.0) {
                         *fe = vmin;
-                        return VC_CONTINUE;
+                        return VOR_CONTINUE;
                     }
                 }
-                if (vmax.type == COL_VC_VERTEX) {
-                    col_vec3 off = col_sub(col_vc_lerp(S0, s, lvmax), col_vc_vert(R, vmax.index));
-                    if (col_vc_is_zero(off)) goto touch_max;
+                if (vmax.type == COL_VOR_VERTEX) {
+                    col_vec3 off = col_sub(col_vor_lerp(S0, s, lvmax), col_vor_vert(R, vmax.index));
+                    if (col_vor_is_zero(off)) goto touch_max;
                     if (col_dot(off, s) < 0.0) {
                         *fe = vmax;
-                        return VC_CONTINUE;
+                        return VOR_CONTINUE;
                     }
                 }
-                *fe = col_vc_feat(COL_VC_FACE, g);
-                return VC_CONTINUE;
+                *fe = col_vor_feat(COL_VOR_FACE, g);
+                return VOR_CONTINUE;
             }
             double lam = dt / (dt - dh);
             if (lam > lmin) {
                 lmin = lam;
-                nmin = col_vc_feat(COL_VC_FACE, g);
+                nmin = col_vor_feat(COL_VOR_FACE, g);
                 excluded = lmin > lmax;
             }
         } else if (dh < 0.0) {
             double lam = dt / (dt - dh);
             if (lam < lmax) {
                 lmax = lam;
-                nmax = col_vc_feat(COL_VC_FACE, g);
+                nmax = col_vor_feat(COL_VOR_FACE, g);
                 excluded = lmax < lmin;
             }
         }
     }
 
     if (excluded) { /* compound exclusion */
-        if (nmin.type == COL_VC_VERTEX) {
-            col_vec3 off = col_sub(col_vc_lerp(S0, s, lmin), col_vc_vert(R, nmin.index));
-            if (col_vc_is_zero(off)) goto touch_min;
+        if (nmin.type == COL_VOR_VERTEX) {
+            col_vec3 off = col_sub(col_vor_lerp(S0, s, lmin), col_vor_vert(R, nmin.index));
+            if (col_vor_is_zero(off)) goto touch_min;
             *fe = col_dot(off, s) >= 0.0 ? nmin : nmax;
-            return VC_CONTINUE;
+            return VOR_CONTINUE;
         }
-        if (nmax.type == COL_VC_VERTEX) {
-            col_vec3 off = col_sub(col_vc_lerp(S0, s, lmax), col_vc_vert(R, nmax.index));
-            if (col_vc_is_zero(off)) goto touch_max;
+        if (nmax.type == COL_VOR_VERTEX) {
+            col_vec3 off = col_sub(col_vor_lerp(S0, s, lmax), col_vor_vert(R, nmax.index));
+            if (col_vor_is_zero(off)) goto touch_max;
             *fe = col_dot(off, s) <= 0.0 ? nmax : nmin;
-            return VC_CONTINUE;
+            return VOR_CONTINUE;
         }
-        col_vec3 ng = col_vc_normal(R, nmin.index);
-        double dt = col_vc_face_dist(R, nmin.index, ng, S0), dh = col_vc_face_dist(R, nmin.index, ng, S1);
+        col_vec3 ng = col_vor_normal(R, nmin.index);
+        double dt = col_vor_face_dist(R, nmin.index, ng, S0), dh = col_vor_face_dist(R, nmin.index, ng, S1);
         double dm = dt + lmin * (dh - dt);
         if (dm == 0.0) goto touch_min;
         *fe = dm > 0.0 ? (dt < dh ? nmin : nmax) : (dt > dh ? nmin : nmax);
-        return VC_CONTINUE;
+        return VOR_CONTINUE;
     }
 
     double tie = c->tol * col_len(s);
-    if (nmin.type == COL_VC_FACE) {
-        col_vec3 ng = col_vc_normal(R, nmin.index);
-        double dt = col_vc_face_dist(R, nmin.index, ng, S0), dh = col_vc_face_dist(R, nmin.index, ng, S1);
+    if (nmin.type == COL_VOR_FACE) {
+        col_vec3 ng = col_vor_normal(R, nmin.index);
+        double dt = col_vor_face_dist(R, nmin.index, ng, S0), dh = col_vor_face_dist(R, nmin.index, ng, S1);
         double dmn = dt + lmin * (dh - dt);
         if (dmn == 0.0) goto touch_min;
         if ((dmn > 0.0 && dh - dt > c->tol) || (dmn < 0.0 && dh - dt < -c->tol)) {
             *fe = nmin;
-            return VC_CONTINUE;
+            return VOR_CONTINUE;
         }
-    } else if (nmin.type == COL_VC_VERTEX) {
-        col_vec3 off = col_sub(col_vc_lerp(S0, s, lmin), col_vc_vert(R, nmin.index));
-        if (col_vc_is_zero(off)) goto touch_min;
+    } else if (nmin.type == COL_VOR_VERTEX) {
+        col_vec3 off = col_sub(col_vor_lerp(S0, s, lmin), col_vor_vert(R, nmin.index));
+        if (col_vor_is_zero(off)) goto touch_min;
         if (col_dot(off, s) > tie) {
             *fe = nmin;
-            return VC_CONTINUE;
+            return VOR_CONTINUE;
         }
     }
-    if (nmax.type == COL_VC_FACE) {
-        col_vec3 ng = col_vc_normal(R, nmax.index);
-        double dt = col_vc_face_dist(R, nmax.index, ng, S0), dh = col_vc_face_dist(R, nmax.index, ng, S1);
+    if (nmax.type == COL_VOR_FACE) {
+        col_vec3 ng = col_vor_normal(R, nmax.index);
+        double dt = col_vor_face_dist(R, nmax.index, ng, S0), dh = col_vor_face_dist(R, nmax.index, ng, S1);
         double dmx = dt + lmax * (dh - dt);
         if (dmx == 0.0) goto touch_max;
         if ((dmx > 0.0 && dh - dt < -c->tol) || (dmx < 0.0 && dh - dt > c->tol)) {
             *fe = nmax;
-            return VC_CONTINUE;
+            return VOR_CONTINUE;
         }
-    } else if (nmax.type == COL_VC_VERTEX) {
-        col_vec3 off = col_sub(col_vc_lerp(S0, s, lmax), col_vc_vert(R, nmax.index));
-        if (col_vc_is_zero(off)) goto touch_max;
+    } else if (nmax.type == COL_VOR_VERTEX) {
+        col_vec3 off = col_sub(col_vor_lerp(S0, s, lmax), col_vor_vert(R, nmax.index));
+        if (col_vor_is_zero(off)) goto touch_max;
         if (col_dot(off, s) < -tie) {
             *fe = nmax;
-            return VC_CONTINUE;
+            return VOR_CONTINUE;
         }
     }
-    return VC_DONE;
+    return VOR_DONE;
 touch_min:
-    *wit = col_vc_lerp(S0, s, lmin);
-    return VC_TOUCH;
+    *wit = col_vor_lerp(S0, s, lmin);
+    return VOR_TOUCH;
 touch_max:
-    *wit = col_vc_lerp(S0, s, lmax);
-    return VC_TOUCH;
+    *wit = col_vor_lerp(S0, s, lmax);
+    return VOR_TOUCH;
 }
 
 /* Edge-edge: each edge clipped against the other's region; if neither
  * moves, the closest points of the two segments. */
-static int vc_ee(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, const col_vc_body *Y, col_vc_feature *fy, col_vec3 *px,
+static int vor_ee(const vor_ctx *c, const col_vor_body *X, col_vor_feature *fx, const col_vor_body *Y, col_vor_feature *fy, col_vec3 *px,
                  col_vec3 *py)
 {
     const col_hull *hx = X->h, *hy = Y->h;
     int ex = fx->index, ey = fy->index;
-    col_vec3 T1 = col_vc_vert(X, hx->edge_verts[2 * ex]), H1 = col_vc_vert(X, hx->edge_verts[2 * ex + 1]);
+    col_vec3 T1 = col_vor_vert(X, hx->edge_verts[2 * ex]), H1 = col_vor_vert(X, hx->edge_verts[2 * ex + 1]);
     col_vec3 w;
-    int r = vc_ee_sub(c, Y, fy, T1, H1, &w);
-    if (r == VC_DONE) {
-        col_vec3 T2 = col_vc_vert(Y, hy->edge_verts[2 * ey]), H2 = col_vc_vert(Y, hy->edge_verts[2 * ey + 1]);
-        r = vc_ee_sub(c, X, fx, T2, H2, &w);
-        if (r == VC_DONE) {
+    int r = vor_ee_sub(c, Y, fy, T1, H1, &w);
+    if (r == VOR_DONE) {
+        col_vec3 T2 = col_vor_vert(Y, hy->edge_verts[2 * ey]), H2 = col_vor_vert(Y, hy->edge_verts[2 * ey + 1]);
+        r = vor_ee_sub(c, X, fx, T2, H2, &w);
+        if (r == VOR_DONE) {
             double s, t;
-            double d2 = col_vc_segment_closest(T1, H1, T2, H2, &s, &t);
-            *px = col_vc_lerp(T1, col_sub(H1, T1), s);
-            *py = col_vc_lerp(T2, col_sub(H2, T2), t);
-            return d2 > 0.0 ? VC_DISJOINT : VC_TOUCH;
+            double d2 = col_vor_segment_closest(T1, H1, T2, H2, &s, &t);
+            *px = col_vor_lerp(T1, col_sub(H1, T1), s);
+            *py = col_vor_lerp(T2, col_sub(H2, T2), t);
+            return d2 > 0.0 ? VOR_DISJOINT : VOR_TOUCH;
         }
     }
-    if (r == VC_TOUCH) *px = *py = w;
+    if (r == VOR_TOUCH) *px = *py = w;
     return r;
 }
 
@@ -458,21 +458,21 @@ static int vc_ee(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
  * (see the file comment). Otherwise the signed distances to the face plane at the clip
  * points decide: a sign change (or a zero) is a crossing inside the face, a common
  * point of the two bodies; equal signs move toward the smaller |distance|. */
-static int vc_ef(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, const col_vc_body *Y, col_vc_feature *fy, col_vec3 *px,
+static int vor_ef(const vor_ctx *c, const col_vor_body *X, col_vor_feature *fx, const col_vor_body *Y, col_vor_feature *fy, col_vec3 *px,
                  col_vec3 *py)
 {
     const col_hull *hx = X->h, *hy = Y->h;
     int e = fx->index, f = fy->index;
     int t = hx->edge_verts[2 * e], hd = hx->edge_verts[2 * e + 1];
-    col_vec3 T = col_vc_vert(X, t), H = col_vc_vert(X, hd), u = col_sub(H, T), n = col_vc_normal(Y, f);
+    col_vec3 T = col_vor_vert(X, t), H = col_vor_vert(X, hd), u = col_sub(H, T), n = col_vor_normal(Y, f);
     const int *ring = hy->face_verts + hy->face_first[f];
     int len = hy->face_first[f + 1] - hy->face_first[f];
 
     double lmin = 0.0, lmax = 1.0;
     int cmin = -1, cmax = -1, chop = 0;
     for (int i = 0; i < len && !chop; i++) {
-        col_vc_plane pl = col_vc_side_plane(Y, n, ring[i], ring[i + 1 == len ? 0 : i + 1]);
-        double dt = col_vc_val(&pl, T), dh = col_vc_val(&pl, H);
+        col_vor_plane pl = col_vor_side_plane(Y, n, ring[i], ring[i + 1 == len ? 0 : i + 1]);
+        double dt = col_vor_val(&pl, T), dh = col_vor_val(&pl, H);
         if (dt >= 0.0) {
             if (dh < 0.0) {
                 double lam = dt / (dt - dh);
@@ -493,28 +493,28 @@ static int vc_ef(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
     }
     if (chop || lmin > lmax) {
         double best = INFINITY;
-        col_vc_feature nb = {COL_VC_VERTEX, ring[0]};
+        col_vor_feature nb = {COL_VOR_VERTEX, ring[0]};
         for (int i = 0; i < len; i++) {
             int a = ring[i], b = ring[i + 1 == len ? 0 : i + 1];
             double s, q;
-            double d2 = col_vc_segment_closest(T, H, col_vc_vert(Y, a), col_vc_vert(Y, b), &s, &q);
+            double d2 = col_vor_segment_closest(T, H, col_vor_vert(Y, a), col_vor_vert(Y, b), &s, &q);
             if (d2 < best) {
                 best = d2;
-                nb = q <= 0.0 ? col_vc_feat(COL_VC_VERTEX, a) : q >= 1.0 ? col_vc_feat(COL_VC_VERTEX, b) : col_vc_edge_feat(hy, a, b);
+                nb = q <= 0.0 ? col_vor_feat(COL_VOR_VERTEX, a) : q >= 1.0 ? col_vor_feat(COL_VOR_VERTEX, b) : col_vor_edge_feat(hy, a, b);
             }
         }
         *fy = nb;
-        return VC_CONTINUE;
+        return VOR_CONTINUE;
     }
 
-    col_vec3 A0 = col_vc_vert(Y, ring[0]);
+    col_vec3 A0 = col_vor_vert(Y, ring[0]);
     double dt = col_dot(n, col_sub(T, A0)), dh = col_dot(n, col_sub(H, A0));
     double dmn = cmin >= 0 ? dt + lmin * (dh - dt) : dt;
     double dmx = cmax >= 0 ? dt + lmax * (dh - dt) : dh;
     if ((dmn <= 0.0 && dmx >= 0.0) || (dmn >= 0.0 && dmx <= 0.0)) {
         double lam = dmn == dmx ? lmin : lmin + (lmax - lmin) * (dmn / (dmn - dmx));
-        *px = *py = col_vc_lerp(T, u, lam);
-        return (dmn < 0.0 || dmx < 0.0) ? VC_PENETRATION : VC_TOUCH;
+        *px = *py = col_vor_lerp(T, u, lam);
+        return (dmn < 0.0 || dmx < 0.0) ? VOR_PENETRATION : VOR_TOUCH;
     }
     if (fabs(dh - dt) <= c->tol) {
         /* Parallel to the face within rounding: both ends are equally far from the
@@ -523,93 +523,93 @@ static int vc_ef(const vc_ctx *c, const col_vc_body *X, col_vc_feature *fx, cons
          * inside the face's prism (the tail first), else the face edge at the tail's
          * clip point. */
         if (cmin < 0)
-            *fx = col_vc_feat(COL_VC_VERTEX, t);
+            *fx = col_vor_feat(COL_VOR_VERTEX, t);
         else if (cmax < 0)
-            *fx = col_vc_feat(COL_VC_VERTEX, hd);
+            *fx = col_vor_feat(COL_VOR_VERTEX, hd);
         else
-            *fy = col_vc_edge_feat(hy, ring[cmin], ring[cmin + 1 == len ? 0 : cmin + 1]);
-        return VC_CONTINUE;
+            *fy = col_vor_edge_feat(hy, ring[cmin], ring[cmin + 1 == len ? 0 : cmin + 1]);
+        return VOR_CONTINUE;
     }
     if ((dmn > 0.0 && dt <= dh) || (dmn < 0.0 && dt >= dh)) {
         if (cmin >= 0)
-            *fy = col_vc_edge_feat(hy, ring[cmin], ring[cmin + 1 == len ? 0 : cmin + 1]);
+            *fy = col_vor_edge_feat(hy, ring[cmin], ring[cmin + 1 == len ? 0 : cmin + 1]);
         else
-            *fx = col_vc_feat(COL_VC_VERTEX, t);
+            *fx = col_vor_feat(COL_VOR_VERTEX, t);
     } else {
         if (cmax >= 0)
-            *fy = col_vc_edge_feat(hy, ring[cmax], ring[cmax + 1 == len ? 0 : cmax + 1]);
+            *fy = col_vor_edge_feat(hy, ring[cmax], ring[cmax + 1 == len ? 0 : cmax + 1]);
         else
-            *fx = col_vc_feat(COL_VC_VERTEX, hd);
+            *fx = col_vor_feat(COL_VOR_VERTEX, hd);
     }
-    return VC_CONTINUE;
+    return VOR_CONTINUE;
 }
 
 /* One V-Clip step on the pair (fa on A, fb on B). */
-static int vc_step(vc_ctx *c, col_vc_feature *fa, col_vc_feature *fb, col_vec3 *pa, col_vec3 *pb)
+static int vor_step(vor_ctx *c, col_vor_feature *fa, col_vor_feature *fb, col_vec3 *pa, col_vec3 *pb)
 {
-    const col_vc_body *A = &c->A, *B = &c->B;
+    const col_vor_body *A = &c->A, *B = &c->B;
     switch (fa->type * 3 + fb->type) {
-    case COL_VC_VERTEX * 3 + COL_VC_VERTEX: return vc_vv(A, fa, B, fb, pa, pb);
-    case COL_VC_VERTEX * 3 + COL_VC_EDGE: return vc_ve(c, A, fa, B, fb, pa, pb);
-    case COL_VC_EDGE * 3 + COL_VC_VERTEX: return vc_ve(c, B, fb, A, fa, pb, pa);
-    case COL_VC_VERTEX * 3 + COL_VC_FACE: return vc_vf(c, A, fa, B, fb, pa, pb);
-    case COL_VC_FACE * 3 + COL_VC_VERTEX: return vc_vf(c, B, fb, A, fa, pb, pa);
-    case COL_VC_EDGE * 3 + COL_VC_EDGE: return vc_ee(c, A, fa, B, fb, pa, pb);
-    case COL_VC_EDGE * 3 + COL_VC_FACE: return vc_ef(c, A, fa, B, fb, pa, pb);
-    case COL_VC_FACE * 3 + COL_VC_EDGE: return vc_ef(c, B, fb, A, fa, pb, pa);
-    default: return VC_CYCLE; /* face-face never arises from a valid start */
+    case COL_VOR_VERTEX * 3 + COL_VOR_VERTEX: return vor_vv(A, fa, B, fb, pa, pb);
+    case COL_VOR_VERTEX * 3 + COL_VOR_EDGE: return vor_ve(c, A, fa, B, fb, pa, pb);
+    case COL_VOR_EDGE * 3 + COL_VOR_VERTEX: return vor_ve(c, B, fb, A, fa, pb, pa);
+    case COL_VOR_VERTEX * 3 + COL_VOR_FACE: return vor_vf(c, A, fa, B, fb, pa, pb);
+    case COL_VOR_FACE * 3 + COL_VOR_VERTEX: return vor_vf(c, B, fb, A, fa, pb, pa);
+    case COL_VOR_EDGE * 3 + COL_VOR_EDGE: return vor_ee(c, A, fa, B, fb, pa, pb);
+    case COL_VOR_EDGE * 3 + COL_VOR_FACE: return vor_ef(c, A, fa, B, fb, pa, pb);
+    case COL_VOR_FACE * 3 + COL_VOR_EDGE: return vor_ef(c, B, fb, A, fa, pb, pa);
+    default: return VOR_CYCLE; /* face-face never arises from a valid start */
     }
 }
 
-static uint64_t vc_key(col_vc_feature a, col_vc_feature b)
+static uint64_t vor_key(col_vor_feature a, col_vor_feature b)
 {
     return ((uint64_t)(((uint32_t)a.index << 2) | (uint32_t)a.type) << 32) | (((uint32_t)b.index << 2) | (uint32_t)b.type);
 }
 
 /* Runs the walk to a verdict, a repeated pair or the cap. */
-static int vc_walk(vc_ctx *c, col_vc_feature *fa, col_vc_feature *fb, int cap, col_vec3 *pa, col_vec3 *pb,
+static int vor_walk(vor_ctx *c, col_vor_feature *fa, col_vor_feature *fb, int cap, col_vec3 *pa, col_vec3 *pb,
                    int *steps)
 {
-    uint64_t ring[VC_RING];
+    uint64_t ring[VOR_RING];
     int n = 0;
-    ring[n++] = vc_key(*fa, *fb);
+    ring[n++] = vor_key(*fa, *fb);
     for (int s = 0; s < cap; s++) {
         (*steps)++;
-        int r = vc_step(c, fa, fb, pa, pb);
-        if (r != VC_CONTINUE) return r;
-        if (fa->index < 0 || fb->index < 0) return VC_CYCLE; /* ALWAYS-style guard: bad edge lookup */
-        uint64_t key = vc_key(*fa, *fb);
-        int m = n < VC_RING ? n : VC_RING;
+        int r = vor_step(c, fa, fb, pa, pb);
+        if (r != VOR_CONTINUE) return r;
+        if (fa->index < 0 || fb->index < 0) return VOR_CYCLE; /* ALWAYS-style guard: bad edge lookup */
+        uint64_t key = vor_key(*fa, *fb);
+        int m = n < VOR_RING ? n : VOR_RING;
         for (int k = 0; k < m; k++)
-            if (ring[k] == key) return VC_CYCLE;
-        ring[n++ % VC_RING] = key;
+            if (ring[k] == key) return VOR_CYCLE;
+        ring[n++ % VOR_RING] = key;
     }
-    return VC_CYCLE;
+    return VOR_CYCLE;
 }
 
-static int vc_feature_ok(const col_hull *h, col_vc_feature f)
+static int vor_feature_ok(const col_hull *h, col_vor_feature f)
 {
     switch (f.type) {
-    case COL_VC_VERTEX: return f.index >= 0 && f.index < h->vertex_count;
-    case COL_VC_EDGE: return f.index >= 0 && f.index < h->edge_count;
-    case COL_VC_FACE: return f.index >= 0 && f.index < h->face_count;
+    case COL_VOR_VERTEX: return f.index >= 0 && f.index < h->vertex_count;
+    case COL_VOR_EDGE: return f.index >= 0 && f.index < h->edge_count;
+    case COL_VOR_FACE: return f.index >= 0 && f.index < h->face_count;
     default: return 0;
     }
 }
 
 /* Start pairs: attempt 0 the cache (if valid), else and then the supports along the
  * centroid difference (hill climbing from vertex 0), last vertex 0 of each hull. */
-static void vc_start(const vc_ctx *c, int kind, col_vc_feature *fa, col_vc_feature *fb)
+static void vor_start(const vor_ctx *c, int kind, col_vor_feature *fa, col_vor_feature *fb)
 {
     if (kind == 0) {
         col_vec3 d = col_sub(col_xform_point(c->B.x, c->B.h->centroid), col_xform_point(c->A.x, c->A.h->centroid));
-        if (col_vc_is_zero(d)) d = col_v3(1.0, 0.0, 0.0);
+        if (col_vor_is_zero(d)) d = col_v3(1.0, 0.0, 0.0);
         double val;
-        *fa = col_vc_feat(COL_VC_VERTEX, col_vc_climb(&c->A, 0, d, &val));
-        *fb = col_vc_feat(COL_VC_VERTEX, col_vc_climb(&c->B, 0, col_neg(d), &val));
+        *fa = col_vor_feat(COL_VOR_VERTEX, col_vor_climb(&c->A, 0, d, &val));
+        *fb = col_vor_feat(COL_VOR_VERTEX, col_vor_climb(&c->B, 0, col_neg(d), &val));
     } else {
-        *fa = col_vc_feat(COL_VC_VERTEX, 0);
-        *fb = col_vc_feat(COL_VC_VERTEX, 0);
+        *fa = col_vor_feat(COL_VOR_VERTEX, 0);
+        *fb = col_vor_feat(COL_VOR_VERTEX, 0);
     }
 }
 
@@ -620,26 +620,26 @@ static void vc_start(const vc_ctx *c, int kind, col_vc_feature *fa, col_vc_featu
  * degenerate region, so the end is verified: a unit axis from A to B and the gap
  * min_B axis.b - max_A axis.a by hill-climbed supports. The gap is a lower bound of the
  * distance and |pb - pa| an upper one; they must agree. */
-typedef struct vc_cert {
+typedef struct vor_cert {
     col_vec3 axis;
     double gap, bound; /* the best axis's computed gap and its rounding bound */
     double bound0;     /* the rounding bound for a unit axis of gap 0 (touching test) */
     int va, vb;        /* supports along the best axis */
-} vc_cert;
+} vor_cert;
 
-static double vc_bound(col_vec3 n, double gap, double M)
+static double vor_bound(col_vec3 n, double gap, double M)
 {
-    return VC_BOUND_C * DBL_EPSILON * (fabs(n.x) + fabs(n.y) + fabs(n.z)) * M + VC_GAP_C * DBL_EPSILON * fabs(gap);
+    return VOR_BOUND_C * DBL_EPSILON * (fabs(n.x) + fabs(n.y) + fabs(n.z)) * M + VOR_GAP_C * DBL_EPSILON * fabs(gap);
 }
 
-static int vc_cert_ok(const vc_cert *ct, double d, int want_distance)
+static int vor_cert_ok(const vor_cert *ct, double d, int want_distance)
 {
     if (!(ct->gap - ct->bound > 0.0)) return 0;
-    return !want_distance || ct->gap >= d - (VC_DIST_BOUNDS * ct->bound + VC_DIST_REL * d);
+    return !want_distance || ct->gap >= d - (VOR_DIST_BOUNDS * ct->bound + VOR_DIST_REL * d);
 }
 
 /* w without its component along u (twice, so the residual is at rounding level). */
-static col_vec3 vc_perp(col_vec3 w, col_vec3 u)
+static col_vec3 vor_perp(col_vec3 w, col_vec3 u)
 {
     double uu = col_dot(u, u);
     for (int k = 0; k < 2; k++) w = col_sub(w, col_scale(u, col_dot(w, u) / uu));
@@ -648,16 +648,16 @@ static col_vec3 vc_perp(col_vec3 w, col_vec3 u)
 
 /* Evaluates axis n (any length, from A to B); keeps it if it beats the best so far.
  * Returns 1 once the best is good enough. */
-static int vc_try_axis(const vc_ctx *c, col_vec3 n, int sa, int sb, double d, double M, int want_distance,
-                       vc_cert *best)
+static int vor_try_axis(const vor_ctx *c, col_vec3 n, int sa, int sb, double d, double M, int want_distance,
+                       vor_cert *best)
 {
     /* Scaled before it is squared: an edge-edge axis u1 x u2 of a tiny shape has a squared
      * length below the smallest double (issue 13, finding 3). */
     if (!col_unit_robust(n, &n)) return 0;
     double maxa, minb;
-    int va = col_vc_climb(&c->A, sa, n, &maxa);
-    int vb = col_vc_climb(&c->B, sb, col_neg(n), &minb);
-    double gap = -minb - maxa, bound = vc_bound(n, gap, M);
+    int va = col_vor_climb(&c->A, sa, n, &maxa);
+    int vb = col_vor_climb(&c->B, sb, col_neg(n), &minb);
+    double gap = -minb - maxa, bound = vor_bound(n, gap, M);
     if (best->va < 0 || gap - bound > best->gap - best->bound) {
         best->axis = n;
         best->gap = gap;
@@ -665,7 +665,7 @@ static int vc_try_axis(const vc_ctx *c, col_vec3 n, int sa, int sb, double d, do
         best->va = va;
         best->vb = vb;
     }
-    return vc_cert_ok(best, d, want_distance);
+    return vor_cert_ok(best, d, want_distance);
 }
 
 /* The axes worth trying for each kind of end, most accurate first: a face normal for
@@ -675,33 +675,33 @@ static int vc_try_axis(const vc_ctx *c, col_vec3 n, int sa, int sb, double d, do
  * while a perpendicular axis errs only to second order); u1 x u2 for edge-edge, then
  * the offset made perpendicular to either edge (nearly parallel edges); the raw offset
  * last. */
-static void vc_certify(const vc_ctx *c, col_vc_feature fa, col_vc_feature fb, col_vec3 pa, col_vec3 pb, double d,
-                       double M, int want_distance, vc_cert *ct)
+static void vor_certify(const vor_ctx *c, col_vor_feature fa, col_vor_feature fb, col_vec3 pa, col_vec3 pb, double d,
+                       double M, int want_distance, vor_cert *ct)
 {
     const col_hull *ha = c->A.h, *hb = c->B.h;
-    int sa = col_vc_some_vertex(ha, fa), sb = col_vc_some_vertex(hb, fb);
+    int sa = col_vor_some_vertex(ha, fa), sb = col_vor_some_vertex(hb, fb);
     col_vec3 off = col_sub(pb, pa), ua = {0, 0, 0}, ub = {0, 0, 0};
     memset(ct, 0, sizeof *ct);
     ct->va = ct->vb = -1;
-    ct->bound0 = vc_bound(col_v3(1.0, 1.0, 1.0), 0.0, M);
-    if (fa.type == COL_VC_EDGE)
-        ua = col_sub(col_vc_vert(&c->A, ha->edge_verts[2 * fa.index + 1]), col_vc_vert(&c->A, ha->edge_verts[2 * fa.index]));
-    if (fb.type == COL_VC_EDGE)
-        ub = col_sub(col_vc_vert(&c->B, hb->edge_verts[2 * fb.index + 1]), col_vc_vert(&c->B, hb->edge_verts[2 * fb.index]));
-#define VC_TRY(n) \
+    ct->bound0 = vor_bound(col_v3(1.0, 1.0, 1.0), 0.0, M);
+    if (fa.type == COL_VOR_EDGE)
+        ua = col_sub(col_vor_vert(&c->A, ha->edge_verts[2 * fa.index + 1]), col_vor_vert(&c->A, ha->edge_verts[2 * fa.index]));
+    if (fb.type == COL_VOR_EDGE)
+        ub = col_sub(col_vor_vert(&c->B, hb->edge_verts[2 * fb.index + 1]), col_vor_vert(&c->B, hb->edge_verts[2 * fb.index]));
+#define VOR_TRY(n) \
     do { \
-        if (vc_try_axis(c, (n), sa, sb, d, M, want_distance, ct)) return; \
+        if (vor_try_axis(c, (n), sa, sb, d, M, want_distance, ct)) return; \
     } while (0)
-    if (fb.type == COL_VC_FACE) VC_TRY(col_neg(col_vc_normal(&c->B, fb.index)));
-    if (fa.type == COL_VC_FACE) VC_TRY(col_vc_normal(&c->A, fa.index));
-    if (fa.type == COL_VC_EDGE && fb.type == COL_VC_EDGE) {
+    if (fb.type == COL_VOR_FACE) VOR_TRY(col_neg(col_vor_normal(&c->B, fb.index)));
+    if (fa.type == COL_VOR_FACE) VOR_TRY(col_vor_normal(&c->A, fa.index));
+    if (fa.type == COL_VOR_EDGE && fb.type == COL_VOR_EDGE) {
         col_vec3 x = col_cross(ua, ub);
-        VC_TRY(col_dot(x, off) < 0.0 ? col_neg(x) : x);
+        VOR_TRY(col_dot(x, off) < 0.0 ? col_neg(x) : x);
     }
-    if (fa.type == COL_VC_EDGE) VC_TRY(vc_perp(col_sub(pb, col_vc_vert(&c->A, ha->edge_verts[2 * fa.index])), ua));
-    if (fb.type == COL_VC_EDGE) VC_TRY(col_neg(vc_perp(col_sub(pa, col_vc_vert(&c->B, hb->edge_verts[2 * fb.index])), ub)));
-    VC_TRY(off);
-#undef VC_TRY
+    if (fa.type == COL_VOR_EDGE) VOR_TRY(vor_perp(col_sub(pb, col_vor_vert(&c->A, ha->edge_verts[2 * fa.index])), ua));
+    if (fb.type == COL_VOR_EDGE) VOR_TRY(col_neg(vor_perp(col_sub(pa, col_vor_vert(&c->B, hb->edge_verts[2 * fb.index])), ub)));
+    VOR_TRY(off);
+#undef VOR_TRY
 }
 
 /* The climbed gap is only as good as the climb: at a vertex whose cone is nearly a
@@ -714,10 +714,10 @@ static void vc_certify(const vc_ctx *c, col_vc_feature fa, col_vc_feature fb, co
  * vertices of the projection (the true supports along the axis) replace the climbed
  * ones for a restart. Returns 1 with *gap when certified (and, with want_distance,
  * consistent with the walk's distance d). */
-static int vc_recertify(const vc_ctx *c, double d, int want_distance, vc_cert *ct, double *gap)
+static int vor_recertify(const vor_ctx *c, double d, int want_distance, vor_cert *ct, double *gap)
 {
     col_np_gap g = col_np_certify_gap(c->A.h, c->A.x, c->B.h, c->B.x, ct->axis);
-    if (g.certified > 0.0 && (!want_distance || g.raw >= d - (VC_DIST_BOUNDS * ct->bound + VC_DIST_REL * d))) {
+    if (g.certified > 0.0 && (!want_distance || g.raw >= d - (VOR_DIST_BOUNDS * ct->bound + VOR_DIST_REL * d))) {
         *gap = g.certified;
         return 1;
     }
@@ -730,72 +730,72 @@ static int vc_recertify(const vc_ctx *c, double d, int want_distance, vc_cert *c
 
 /* The walk keeps its state on the stack; the scratch is the reference fallback's, so the
  * need is the reference's (which follows backend.h's scratch rule). */
-static size_t vc_scratch_need(col_np_counts a, col_np_counts b)
+static size_t vor_scratch_need(col_np_counts a, col_np_counts b)
 {
     return col_np_reference.scratch_need(a, b);
 }
 
-size_t col_vclip_scratch_bytes(const col_hull *a, const col_hull *b)
+size_t col_vor_scratch_bytes(const col_hull *a, const col_hull *b)
 {
-    return vc_scratch_need(col_np_counts_of(a), col_np_counts_of(b));
+    return vor_scratch_need(col_np_counts_of(a), col_np_counts_of(b));
 }
 
 /* Bound on every world coordinate of a hull at a pose. */
-static double vc_coord_bound(const col_vc_body *b)
+static double vor_coord_bound(const col_vor_body *b)
 {
     return col_max_abs(b->x->p) + 1.01 * b->h->radius;
 }
 
-void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                     const col_xform *xb, int flags, col_np_scratch *scratch, col_vc_result *out)
+void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
+                     const col_xform *xb, int flags, col_np_scratch *scratch, col_vor_result *out)
 {
     memset(out, 0, sizeof *out);
-    int want_distance = (flags & COL_VC_WANT_DISTANCE) != 0;
-    vc_ctx c;
+    int want_distance = (flags & COL_VOR_WANT_DISTANCE) != 0;
+    vor_ctx c;
     c.A.h = a;
     c.A.x = xa;
     c.B.h = b;
     c.B.x = xb;
     c.scans = 0;
-    double ma = vc_coord_bound(&c.A), mb = vc_coord_bound(&c.B), M = ma > mb ? ma : mb;
-    c.tol = VC_TIE_C * DBL_EPSILON * M;
+    double ma = vor_coord_bound(&c.A), mb = vor_coord_bound(&c.B), M = ma > mb ? ma : mb;
+    c.tol = VOR_TIE_C * DBL_EPSILON * M;
     int cap = 64 + 2 * (a->vertex_count + a->edge_count + a->face_count + b->vertex_count + b->edge_count +
                         b->face_count);
 
-    col_vc_feature fa, fb;
+    col_vor_feature fa, fb;
     int kind = 0; /* next start after the cache: 0 supports, 1 vertex 0, 2 none left */
     col_vec3 cc = col_sub(col_xform_point(xb, b->centroid), col_xform_point(xa, a->centroid));
     double cl = col_len(cc);
     cc = cl > 0.0 ? col_scale(cc, 1.0 / cl) : col_v3(0.0, 0.0, 0.0);
     col_vec3 dir_a = col_mat3_tmul(&xa->R, cc), dir_b = col_neg(col_mat3_tmul(&xb->R, cc));
     if (cache != NULL && cache->valid && cl > 0.0 && col_dot(cache->dir_a, cache->dir_a) > 0.0 &&
-        (col_dot(dir_a, cache->dir_a) < VC_JUMP_COS || col_dot(dir_b, cache->dir_b) < VC_JUMP_COS))
+        (col_dot(dir_a, cache->dir_a) < VOR_JUMP_COS || col_dot(dir_b, cache->dir_b) < VOR_JUMP_COS))
         out->jumped = 1;
-    if (cache != NULL && cache->valid && !out->jumped && vc_feature_ok(a, cache->fa) && vc_feature_ok(b, cache->fb) &&
-        !(cache->fa.type == COL_VC_FACE && cache->fb.type == COL_VC_FACE)) {
+    if (cache != NULL && cache->valid && !out->jumped && vor_feature_ok(a, cache->fa) && vor_feature_ok(b, cache->fb) &&
+        !(cache->fa.type == COL_VOR_FACE && cache->fb.type == COL_VOR_FACE)) {
         fa = cache->fa;
         fb = cache->fb;
         out->warm = 1;
     } else {
-        vc_start(&c, kind++, &fa, &fb);
+        vor_start(&c, kind++, &fa, &fb);
     }
 
     int verdict = -1; /* outcome once decided */
-    int attempts = (flags & COL_VC_FORCE_FALLBACK) ? 0 : 4;
+    int attempts = (flags & COL_VOR_FORCE_FALLBACK) ? 0 : 4;
     for (int attempt = 0; attempt < attempts && verdict < 0; attempt++) {
         col_vec3 pa, pb;
-        int r = vc_walk(&c, &fa, &fb, cap, &pa, &pb, &out->steps);
-        if (r == VC_DISJOINT) {
+        int r = vor_walk(&c, &fa, &fb, cap, &pa, &pb, &out->steps);
+        if (r == VOR_DISJOINT) {
             double d = col_len(col_sub(pb, pa));
-            vc_cert ct;
+            vor_cert ct;
             double cg = 0.0;
-            vc_certify(&c, fa, fb, pa, pb, d, M, want_distance, &ct);
-            if (vc_cert_ok(&ct, d, want_distance) && vc_recertify(&c, d, want_distance, &ct, &cg)) {
-                verdict = COL_VC_SEPARATED;
+            vor_certify(&c, fa, fb, pa, pb, d, M, want_distance, &ct);
+            if (vor_cert_ok(&ct, d, want_distance) && vor_recertify(&c, d, want_distance, &ct, &cg)) {
+                verdict = COL_VOR_SEPARATED;
                 out->axis = ct.axis;
                 out->gap = cg;
-            } else if (!(d > VC_TOUCH_BOUNDS * ct.bound0)) {
-                if (want_distance) verdict = COL_VC_TOUCHING;
+            } else if (!(d > VOR_TOUCH_BOUNDS * ct.bound0)) {
+                if (want_distance) verdict = COL_VOR_TOUCHING;
                 else {
                     out->band = 1; /* the reference decides the rounding band */
                     out->pa = pa;
@@ -808,34 +808,34 @@ void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa
                  * rounding at degenerate regions): restart from the supports just found,
                  * which are closer to the answer. */
                 out->cert_failures++;
-                fa = col_vc_feat(COL_VC_VERTEX, ct.va);
-                fb = col_vc_feat(COL_VC_VERTEX, ct.vb);
+                fa = col_vor_feat(COL_VOR_VERTEX, ct.va);
+                fb = col_vor_feat(COL_VOR_VERTEX, ct.vb);
                 continue;
             }
             out->pa = pa;
             out->pb = pb;
             out->distance = d;
-        } else if ((r == VC_PENETRATION && col_np_prove_overlap(a, xa, b, xb)) || (r == VC_TOUCH && want_distance)) {
+        } else if ((r == VOR_PENETRATION && col_np_prove_overlap(a, xa, b, xb)) || (r == VOR_TOUCH && want_distance)) {
             /* The walk's penetration tests hold up to rounding: pairs apart by 4e-16 of
              * their size came out penetrating (issue 13, finding 7). A strict overlap is
              * proven by four vertex differences around the origin (certify.h); a touch
              * is a distance answer within the rounding band. */
-            verdict = r == VC_TOUCH ? COL_VC_TOUCHING : COL_VC_PENETRATING;
+            verdict = r == VOR_TOUCH ? COL_VOR_TOUCHING : COL_VOR_PENETRATING;
             out->pa = pa;
             out->pb = pb;
             out->distance = 0.0;
-            if (r == VC_TOUCH) out->distance = col_len(col_sub(pb, pa));
-        } else if (r == VC_TOUCH || r == VC_PENETRATION) {
+            if (r == VOR_TOUCH) out->distance = col_len(col_sub(pb, pa));
+        } else if (r == VOR_TOUCH || r == VOR_PENETRATION) {
             /* Unproven: within rounding of contact; the reference decides the band. */
             out->band = 1;
             out->pa = pa;
             out->pb = pb;
-            out->distance = r == VC_TOUCH ? col_len(col_sub(pb, pa)) : 0.0;
+            out->distance = r == VOR_TOUCH ? col_len(col_sub(pb, pa)) : 0.0;
             break;
         } else {
             out->cycles++;
             if (kind > 1) break;
-            vc_start(&c, kind++, &fa, &fb);
+            vor_start(&c, kind++, &fa, &fb);
         }
     }
     out->scans = c.scans;
@@ -872,7 +872,7 @@ void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa
     if (ref.colliding) {
         /* Within rounding of contact (band), or overlapping with no witness from the walk:
          * then the points are only the midpoint of the two centroids. */
-        out->outcome = out->band ? COL_VC_TOUCHING : COL_VC_PENETRATING;
+        out->outcome = out->band ? COL_VOR_TOUCHING : COL_VOR_PENETRATING;
         if (!out->band) {
             out->pa = col_scale(col_add(col_xform_point(xa, a->centroid), col_xform_point(xb, b->centroid)), 0.5);
             out->pb = out->pa;
@@ -882,10 +882,10 @@ void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa
     }
     out->axis = ref.axis;
     out->gap = ref.gap;
-    out->outcome = COL_VC_SEPARATED;
+    out->outcome = COL_VOR_SEPARATED;
     if (want_distance) {
-        col_vc_closest cl;
-        col_vc_brute_distance(&c.A, &c.B, &cl);
+        col_vor_closest cl;
+        col_vor_brute_distance(&c.A, &c.B, &cl);
         out->distance = cl.distance;
         out->pa = cl.pa;
         out->pb = cl.pb;
@@ -896,28 +896,28 @@ void col_vclip_query(col_vc_cache *cache, const col_hull *a, const col_xform *xa
             cache->fa = out->fa;
             cache->fb = out->fb;
         }
-        if (!(ref.gap > 0.0)) out->outcome = COL_VC_TOUCHING;
+        if (!(ref.gap > 0.0)) out->outcome = COL_VOR_TOUCHING;
     }
 }
 
 /* ---- the backend vtable ---- */
 
-static void vc_cache_init(void *cache, const col_hull *a, const col_hull *b)
+static void vor_cache_init(void *cache, const col_hull *a, const col_hull *b)
 {
     (void)a;
     (void)b;
-    memset(cache, 0, sizeof(col_vc_cache));
+    memset(cache, 0, sizeof(col_vor_cache));
 }
 
 /* No shape data: da and db are ignored. */
-static void vc_np_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+static void vor_np_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
                         const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
     (void)da;
     (void)db;
-    col_vc_result r;
-    col_vclip_query(cache, a, xa, b, xb, 0, scratch, &r);
-    out->colliding = r.outcome != COL_VC_SEPARATED;
+    col_vor_result r;
+    col_vor_query(cache, a, xa, b, xb, 0, scratch, &r);
+    out->colliding = r.outcome != COL_VOR_SEPARATED;
     out->axis = out->colliding ? col_v3(0.0, 0.0, 0.0) : r.axis;
     out->gap = out->colliding ? 0.0 : r.gap;
     out->iterations = r.steps;
@@ -926,8 +926,8 @@ static void vc_np_query(void *cache, const col_hull *a, const void *da, const co
 
 const col_np_backend col_np_voronoi = {
     .name = "voronoi",
-    .cache_size = sizeof(col_vc_cache),
-    .cache_init = vc_cache_init,
-    .scratch_need = vc_scratch_need,
-    .query = vc_np_query,
+    .cache_size = sizeof(col_vor_cache),
+    .cache_init = vor_cache_init,
+    .scratch_need = vor_scratch_need,
+    .query = vor_np_query,
 };
