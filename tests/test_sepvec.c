@@ -23,6 +23,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
+#include "narrowphase/certify.h"
 #include "narrowphase/sepvec_dk_hierarchy.h"
 #include "narrowphase/sepvec.h"
 #include "narrowphase/sepvec_sphere_poly.h"
