@@ -281,24 +281,27 @@ static int vor_vf(vor_ctx *c, const col_vor_body *X, col_vor_feature *fx, const 
     return best == 0.0 ? VOR_TOUCH : VOR_PENETRATION;
 }
 
-/* One half of edge-edge: segment S0 S1 of the
- * other body clipped against the region of edge fe of body R: the vertex planes first,
- * then the two face planes, with V-Clip's derivative checks. Returns VOR_CONTINUE (fe
- * moved), VOR_TOUCH (witness in *wit) or VOR_DONE (S meets the region and the distance
- * is not smaller beyond any clip point). */
-static int vor_ee_sub(const vor_ctx *c, const col_vor_body *R, col_vor_feature *fe, col_vec3 S0, col_vec3 S1, col_vec3 *wit)
+/* Edge-edge's clip of segment S0 S1 (S0 + l s, l in [0, 1]) against an edge's region:
+ * the clip interval [lmin, lmax] and the neighbours whose planes bound it. */
+typedef struct vor_ee_clip {
+    col_vec3 S0, S1, s;
+    double lmin, lmax;
+    col_vor_feature nmin, nmax;
+} vor_ee_clip;
+
+/* vor_ee_sub's steps answer VOR_CONTINUE, VOR_DONE, or one of these. */
+enum { VOR_EE_GO_ON = -1, VOR_EE_TOUCH_MIN = -2, VOR_EE_TOUCH_MAX = -3 };
+
+/* The vertex planes of edge e (tail t, head hd): (x - T).u >= 0 (neighbour T),
+ * -(x - H).u >= 0 (neighbour H). A segment below one of them moves fe to that vertex. */
+static int vor_ee_vertex_planes(const col_vor_body *R, int e, col_vor_feature *fe, vor_ee_clip *cl)
 {
     const col_hull *h = R->h;
-    int e = fe->index;
     int t = h->edge_verts[2 * e], hd = h->edge_verts[2 * e + 1];
-    col_vec3 T = col_vor_vert(R, t), H = col_vor_vert(R, hd), u = col_sub(H, T), s = col_sub(S1, S0);
-    double lmin = 0.0, lmax = 1.0;
-    col_vor_feature nmin = {-1, -1}, nmax = {-1, -1};
-
-    /* vertex planes: (x - T).u >= 0 (neighbour T), -(x - H).u >= 0 (neighbour H) */
+    col_vec3 T = col_vor_vert(R, t), H = col_vor_vert(R, hd), u = col_sub(H, T);
     for (int k = 0; k < 2; k++) {
-        double dt = k == 0 ? col_dot(col_sub(S0, T), u) : -col_dot(col_sub(S0, H), u);
-        double dh = k == 0 ? col_dot(col_sub(S1, T), u) : -col_dot(col_sub(S1, H), u);
+        double dt = k == 0 ? col_dot(col_sub(cl->S0, T), u) : -col_dot(col_sub(cl->S0, H), u);
+        double dh = k == 0 ? col_dot(col_sub(cl->S1, T), u) : -col_dot(col_sub(cl->S1, H), u);
         int nb = k == 0 ? t : hd;
         if (dt < 0.0) {
             if (dh < 0.0) {
@@ -306,97 +309,120 @@ static int vor_ee_sub(const vor_ctx *c, const col_vor_body *R, col_vor_feature *
                 return VOR_CONTINUE;
             }
             double lam = dt / (dt - dh);
-            if (lam > lmin) {
-                lmin = lam;
-                nmin = col_vor_feat(COL_VOR_VERTEX, nb);
+            if (lam > cl->lmin) {
+                cl->lmin = lam;
+                cl->nmin = col_vor_feat(COL_VOR_VERTEX, nb);
             }
         } else if (dh < 0.0) {
             double lam = dt / (dt - dh);
-            if (lam < lmax) {
-                lmax = lam;
-                nmax = col_vor_feat(COL_VOR_VERTEX, nb);
+            if (lam < cl->lmax) {
+                cl->lmax = lam;
+                cl->nmax = col_vor_feat(COL_VOR_VERTEX, nb);
             }
         }
     }
-    col_vor_feature vmin = nmin, vmax = nmax;
-    double lvmin = lmin, lvmax = lmax;
+    return VOR_EE_GO_ON;
+}
 
-    int excluded = 0;
-    for (int side = 0; side < 2 && !excluded; side++) {
+/* A segment simply excluded by face g's plane: V-Clip's vertex derivatives at the
+ * vertex-plane clip points (lvmin, vmin; lvmax, vmax) first, else fe moves to g. */
+static int vor_ee_face_excluded(const col_vor_body *R, col_vor_feature *fe, const vor_ee_clip *cl, int g,
+                                col_vor_feature vmin, double lvmin, col_vor_feature vmax, double lvmax)
+{
+    if (vmin.type == COL_VOR_VERTEX) {
+        col_vec3 off = col_sub(col_vor_lerp(cl->S0, cl->s, lvmin), col_vor_vert(R, vmin.index));
+        if (col_vor_is_zero(off)) return VOR_EE_TOUCH_MIN;
+        if (col_dot(off, cl->s) > 0.0) {
+            *fe = vmin;
+            return VOR_CONTINUE;
+        }
+    }
+    if (vmax.type == COL_VOR_VERTEX) {
+        col_vec3 off = col_sub(col_vor_lerp(cl->S0, cl->s, lvmax), col_vor_vert(R, vmax.index));
+        if (col_vor_is_zero(off)) return VOR_EE_TOUCH_MAX;
+        if (col_dot(off, cl->s) < 0.0) {
+            *fe = vmax;
+            return VOR_CONTINUE;
+        }
+    }
+    *fe = col_vor_feat(COL_VOR_FACE, g);
+    return VOR_CONTINUE;
+}
+
+/* The two face planes of edge e. Sets *excluded when the clip interval empties. */
+static int vor_ee_face_planes(const col_vor_body *R, int e, col_vor_feature *fe, vor_ee_clip *cl, int *excluded)
+{
+    col_vor_feature vmin = cl->nmin, vmax = cl->nmax;
+    double lvmin = cl->lmin, lvmax = cl->lmax;
+    *excluded = 0;
+    for (int side = 0; side < 2 && !*excluded; side++) {
         int g;
         col_vor_plane pl = col_vor_edge_face_plane(R, e, side, &g);
-        double dt = col_vor_val(&pl, S0), dh = col_vor_val(&pl, S1);
+        double dt = col_vor_val(&pl, cl->S0), dh = col_vor_val(&pl, cl->S1);
         if (dt < 0.0) {
-            if (dh < 0.0) { /* simply excluded by a face plane: vertex derivatives first */
-                if (vmin.type == COL_VOR_VERTEX) {
-                    col_vec3 off = col_sub(col_vor_lerp(S0, s, lvmin), col_vor_vert(R, vmin.index));
-                    if (col_vor_is_zero(off)) goto touch_min;
-                    if (col_dot(off, s) > 0.0) {
-                        *fe = vmin;
-                        return VOR_CONTINUE;
-                    }
-                }
-                if (vmax.type == COL_VOR_VERTEX) {
-                    col_vec3 off = col_sub(col_vor_lerp(S0, s, lvmax), col_vor_vert(R, vmax.index));
-                    if (col_vor_is_zero(off)) goto touch_max;
-                    if (col_dot(off, s) < 0.0) {
-                        *fe = vmax;
-                        return VOR_CONTINUE;
-                    }
-                }
-                *fe = col_vor_feat(COL_VOR_FACE, g);
-                return VOR_CONTINUE;
-            }
+            if (dh < 0.0) return vor_ee_face_excluded(R, fe, cl, g, vmin, lvmin, vmax, lvmax);
             double lam = dt / (dt - dh);
-            if (lam > lmin) {
-                lmin = lam;
-                nmin = col_vor_feat(COL_VOR_FACE, g);
-                excluded = lmin > lmax;
+            if (lam > cl->lmin) {
+                cl->lmin = lam;
+                cl->nmin = col_vor_feat(COL_VOR_FACE, g);
+                *excluded = cl->lmin > cl->lmax;
             }
         } else if (dh < 0.0) {
             double lam = dt / (dt - dh);
-            if (lam < lmax) {
-                lmax = lam;
-                nmax = col_vor_feat(COL_VOR_FACE, g);
-                excluded = lmax < lmin;
+            if (lam < cl->lmax) {
+                cl->lmax = lam;
+                cl->nmax = col_vor_feat(COL_VOR_FACE, g);
+                *excluded = cl->lmax < cl->lmin;
             }
         }
     }
+    return VOR_EE_GO_ON;
+}
 
-    if (excluded) { /* compound exclusion */
-        if (nmin.type == COL_VOR_VERTEX) {
-            col_vec3 off = col_sub(col_vor_lerp(S0, s, lmin), col_vor_vert(R, nmin.index));
-            if (col_vor_is_zero(off)) goto touch_min;
-            *fe = col_dot(off, s) >= 0.0 ? nmin : nmax;
-            return VOR_CONTINUE;
-        }
-        if (nmax.type == COL_VOR_VERTEX) {
-            col_vec3 off = col_sub(col_vor_lerp(S0, s, lmax), col_vor_vert(R, nmax.index));
-            if (col_vor_is_zero(off)) goto touch_max;
-            *fe = col_dot(off, s) <= 0.0 ? nmax : nmin;
-            return VOR_CONTINUE;
-        }
-        col_vec3 ng = col_vor_normal(R, nmin.index);
-        double dt = col_vor_face_dist(R, nmin.index, ng, S0), dh = col_vor_face_dist(R, nmin.index, ng, S1);
-        double dm = dt + lmin * (dh - dt);
-        if (dm == 0.0) goto touch_min;
-        *fe = dm > 0.0 ? (dt < dh ? nmin : nmax) : (dt > dh ? nmin : nmax);
+/* Compound exclusion (the interval emptied): the derivative at a bounding plane says
+ * which neighbour fe moves to. */
+static int vor_ee_compound(const col_vor_body *R, col_vor_feature *fe, const vor_ee_clip *cl)
+{
+    col_vor_feature nmin = cl->nmin, nmax = cl->nmax;
+    if (nmin.type == COL_VOR_VERTEX) {
+        col_vec3 off = col_sub(col_vor_lerp(cl->S0, cl->s, cl->lmin), col_vor_vert(R, nmin.index));
+        if (col_vor_is_zero(off)) return VOR_EE_TOUCH_MIN;
+        *fe = col_dot(off, cl->s) >= 0.0 ? nmin : nmax;
         return VOR_CONTINUE;
     }
+    if (nmax.type == COL_VOR_VERTEX) {
+        col_vec3 off = col_sub(col_vor_lerp(cl->S0, cl->s, cl->lmax), col_vor_vert(R, nmax.index));
+        if (col_vor_is_zero(off)) return VOR_EE_TOUCH_MAX;
+        *fe = col_dot(off, cl->s) <= 0.0 ? nmax : nmin;
+        return VOR_CONTINUE;
+    }
+    col_vec3 ng = col_vor_normal(R, nmin.index);
+    double dt = col_vor_face_dist(R, nmin.index, ng, cl->S0), dh = col_vor_face_dist(R, nmin.index, ng, cl->S1);
+    double dm = dt + cl->lmin * (dh - dt);
+    if (dm == 0.0) return VOR_EE_TOUCH_MIN;
+    *fe = dm > 0.0 ? (dt < dh ? nmin : nmax) : (dt > dh ? nmin : nmax);
+    return VOR_CONTINUE;
+}
 
+/* The segment meets the region: the distance's derivatives at the two clip points say
+ * whether it decreases beyond one of them (fe moves to that neighbour) or not (done). */
+static int vor_ee_derivatives(const vor_ctx *c, const col_vor_body *R, col_vor_feature *fe, const vor_ee_clip *cl)
+{
+    col_vor_feature nmin = cl->nmin, nmax = cl->nmax;
+    col_vec3 S0 = cl->S0, S1 = cl->S1, s = cl->s;
     double tie = c->tol * col_len(s);
     if (nmin.type == COL_VOR_FACE) {
         col_vec3 ng = col_vor_normal(R, nmin.index);
         double dt = col_vor_face_dist(R, nmin.index, ng, S0), dh = col_vor_face_dist(R, nmin.index, ng, S1);
-        double dmn = dt + lmin * (dh - dt);
-        if (dmn == 0.0) goto touch_min;
+        double dmn = dt + cl->lmin * (dh - dt);
+        if (dmn == 0.0) return VOR_EE_TOUCH_MIN;
         if ((dmn > 0.0 && dh - dt > c->tol) || (dmn < 0.0 && dh - dt < -c->tol)) {
             *fe = nmin;
             return VOR_CONTINUE;
         }
     } else if (nmin.type == COL_VOR_VERTEX) {
-        col_vec3 off = col_sub(col_vor_lerp(S0, s, lmin), col_vor_vert(R, nmin.index));
-        if (col_vor_is_zero(off)) goto touch_min;
+        col_vec3 off = col_sub(col_vor_lerp(S0, s, cl->lmin), col_vor_vert(R, nmin.index));
+        if (col_vor_is_zero(off)) return VOR_EE_TOUCH_MIN;
         if (col_dot(off, s) > tie) {
             *fe = nmin;
             return VOR_CONTINUE;
@@ -405,27 +431,45 @@ static int vor_ee_sub(const vor_ctx *c, const col_vor_body *R, col_vor_feature *
     if (nmax.type == COL_VOR_FACE) {
         col_vec3 ng = col_vor_normal(R, nmax.index);
         double dt = col_vor_face_dist(R, nmax.index, ng, S0), dh = col_vor_face_dist(R, nmax.index, ng, S1);
-        double dmx = dt + lmax * (dh - dt);
-        if (dmx == 0.0) goto touch_max;
+        double dmx = dt + cl->lmax * (dh - dt);
+        if (dmx == 0.0) return VOR_EE_TOUCH_MAX;
         if ((dmx > 0.0 && dh - dt < -c->tol) || (dmx < 0.0 && dh - dt > c->tol)) {
             *fe = nmax;
             return VOR_CONTINUE;
         }
     } else if (nmax.type == COL_VOR_VERTEX) {
-        col_vec3 off = col_sub(col_vor_lerp(S0, s, lmax), col_vor_vert(R, nmax.index));
-        if (col_vor_is_zero(off)) goto touch_max;
+        col_vec3 off = col_sub(col_vor_lerp(S0, s, cl->lmax), col_vor_vert(R, nmax.index));
+        if (col_vor_is_zero(off)) return VOR_EE_TOUCH_MAX;
         if (col_dot(off, s) < -tie) {
             *fe = nmax;
             return VOR_CONTINUE;
         }
     }
     return VOR_DONE;
-touch_min:
-    *wit = col_vor_lerp(S0, s, lmin);
-    return VOR_TOUCH;
-touch_max:
-    *wit = col_vor_lerp(S0, s, lmax);
-    return VOR_TOUCH;
+}
+
+/* One half of edge-edge: segment S0 S1 of the other body clipped against the region of
+ * edge fe of body R: the vertex planes first, then the two face planes, with V-Clip's
+ * derivative checks. Returns VOR_CONTINUE (fe moved), VOR_TOUCH (witness in *wit) or
+ * VOR_DONE (S meets the region and the distance is not smaller beyond any clip point). */
+static int vor_ee_sub(const vor_ctx *c, const col_vor_body *R, col_vor_feature *fe, col_vec3 S0, col_vec3 S1,
+                      col_vec3 *wit)
+{
+    int e = fe->index;
+    vor_ee_clip cl = {S0, S1, col_sub(S1, S0), 0.0, 1.0, {-1, -1}, {-1, -1}};
+    int excluded = 0;
+    int r = vor_ee_vertex_planes(R, e, fe, &cl);
+    if (r == VOR_EE_GO_ON) r = vor_ee_face_planes(R, e, fe, &cl, &excluded);
+    if (r == VOR_EE_GO_ON) r = excluded ? vor_ee_compound(R, fe, &cl) : vor_ee_derivatives(c, R, fe, &cl);
+    if (r == VOR_EE_TOUCH_MIN) {
+        *wit = col_vor_lerp(S0, cl.s, cl.lmin);
+        return VOR_TOUCH;
+    }
+    if (r == VOR_EE_TOUCH_MAX) {
+        *wit = col_vor_lerp(S0, cl.s, cl.lmax);
+        return VOR_TOUCH;
+    }
+    return r;
 }
 
 /* Edge-edge: each edge clipped against the other's region; if neither
@@ -746,129 +790,143 @@ static double vor_coord_bound(const col_vor_body *b)
     return col_max_abs(b->x->p) + 1.01 * b->h->radius;
 }
 
-void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                     const col_xform *xb, int flags, col_np_scratch *scratch, col_vor_result *out)
-{
-    memset(out, 0, sizeof *out);
-    int want_distance = (flags & COL_VOR_WANT_DISTANCE) != 0;
+/* One query's state (the steps below share it). */
+typedef struct vor_query {
     vor_ctx c;
-    c.A.h = a;
-    c.A.x = xa;
-    c.B.h = b;
-    c.B.x = xb;
-    c.scans = 0;
-    double ma = vor_coord_bound(&c.A), mb = vor_coord_bound(&c.B), M = ma > mb ? ma : mb;
-    c.tol = VOR_TIE_C * DBL_EPSILON * M;
-    int cap = 64 + 2 * (a->vertex_count + a->edge_count + a->face_count + b->vertex_count + b->edge_count +
-                        b->face_count);
+    col_vor_result *out;
+    col_vor_feature fa, fb; /* the walk's features */
+    col_vec3 dir_a, dir_b;  /* the centroid direction in A's and B's frame (jump test) */
+    double M;               /* bound on every world coordinate */
+    int want_distance;
+    int kind;               /* next start after the cache: 0 supports, 1 vertex 0, 2 none left */
+    int cap;                /* steps of one walk */
+} vor_query;
 
-    col_vor_feature fa, fb;
-    int kind = 0; /* next start after the cache: 0 supports, 1 vertex 0, 2 none left */
+/* What an attempt says besides a verdict (an outcome, >= 0). */
+enum { VOR_Q_AGAIN = -1, VOR_Q_STOP = -2 };
+
+/* The start: the cached features, unless the centroid direction jumped since (then the
+ * starts of vor_start, as without a cache). */
+static void vor_query_start(vor_query *q, const col_vor_cache *cache)
+{
+    const col_hull *a = q->c.A.h, *b = q->c.B.h;
+    const col_xform *xa = q->c.A.x, *xb = q->c.B.x;
+    col_vor_result *out = q->out;
+    q->kind = 0;
     col_vec3 cc = col_sub(col_xform_point(xb, b->centroid), col_xform_point(xa, a->centroid));
     double cl = col_len(cc);
     cc = cl > 0.0 ? col_scale(cc, 1.0 / cl) : col_v3(0.0, 0.0, 0.0);
-    col_vec3 dir_a = col_mat3_tmul(&xa->R, cc), dir_b = col_neg(col_mat3_tmul(&xb->R, cc));
+    q->dir_a = col_mat3_tmul(&xa->R, cc);
+    q->dir_b = col_neg(col_mat3_tmul(&xb->R, cc));
     if (cache != NULL && cache->valid && cl > 0.0 && col_dot(cache->dir_a, cache->dir_a) > 0.0 &&
-        (col_dot(dir_a, cache->dir_a) < VOR_JUMP_COS || col_dot(dir_b, cache->dir_b) < VOR_JUMP_COS))
+        (col_dot(q->dir_a, cache->dir_a) < VOR_JUMP_COS || col_dot(q->dir_b, cache->dir_b) < VOR_JUMP_COS))
         out->jumped = 1;
     if (cache != NULL && cache->valid && !out->jumped && vor_feature_ok(a, cache->fa) && vor_feature_ok(b, cache->fb) &&
         !(cache->fa.type == COL_VOR_FACE && cache->fb.type == COL_VOR_FACE)) {
-        fa = cache->fa;
-        fb = cache->fb;
+        q->fa = cache->fa;
+        q->fb = cache->fb;
         out->warm = 1;
     } else {
-        vor_start(&c, kind++, &fa, &fb);
+        vor_start(&q->c, q->kind++, &q->fa, &q->fb);
     }
+}
 
-    int verdict = -1; /* outcome once decided */
-    int attempts = (flags & COL_VOR_FORCE_FALLBACK) ? 0 : 4;
-    for (int attempt = 0; attempt < attempts && verdict < 0; attempt++) {
-        col_vec3 pa, pb;
-        int r = vor_walk(&c, &fa, &fb, cap, &pa, &pb, &out->steps);
-        if (r == VOR_DISJOINT) {
-            double d = col_len(col_sub(pb, pa));
-            vor_cert ct;
-            double cg = 0.0;
-            vor_certify(&c, fa, fb, pa, pb, d, M, want_distance, &ct);
-            if (vor_cert_ok(&ct, d, want_distance) && vor_recertify(&c, d, want_distance, &ct, &cg)) {
-                verdict = COL_VOR_SEPARATED;
-                out->axis = ct.axis;
-                out->gap = cg;
-            } else if (!(d > VOR_TOUCH_BOUNDS * ct.bound0)) {
-                if (want_distance) verdict = COL_VOR_TOUCHING;
-                else {
-                    out->band = 1; /* the reference decides the rounding band */
-                    out->pa = pa;
-                    out->pb = pb;
-                    out->distance = d;
-                    break;
-                }
-            } else {
-                /* The walk stopped at a pair that is not closest (possible only through
-                 * rounding at degenerate regions): restart from the supports just found,
-                 * which are closer to the answer. */
-                out->cert_failures++;
-                fa = col_vor_feat(COL_VOR_VERTEX, ct.va);
-                fb = col_vor_feat(COL_VOR_VERTEX, ct.vb);
-                continue;
-            }
+/* A walk that ended disjoint at closest points pa, pb: a certified separation, a
+ * distance within the touching band, or a pair that is not closest. Returns the
+ * verdict, VOR_Q_AGAIN or VOR_Q_STOP (the band: the reference decides). */
+static int vor_disjoint(vor_query *q, col_vec3 pa, col_vec3 pb)
+{
+    col_vor_result *out = q->out;
+    double d = col_len(col_sub(pb, pa));
+    vor_cert ct;
+    double cg = 0.0;
+    int verdict;
+    vor_certify(&q->c, q->fa, q->fb, pa, pb, d, q->M, q->want_distance, &ct);
+    if (vor_cert_ok(&ct, d, q->want_distance) && vor_recertify(&q->c, d, q->want_distance, &ct, &cg)) {
+        verdict = COL_VOR_SEPARATED;
+        out->axis = ct.axis;
+        out->gap = cg;
+    } else if (!(d > VOR_TOUCH_BOUNDS * ct.bound0)) {
+        if (!q->want_distance) {
+            out->band = 1; /* the reference decides the rounding band */
             out->pa = pa;
             out->pb = pb;
             out->distance = d;
-        } else if ((r == VOR_PENETRATION && col_np_prove_overlap(a, xa, b, xb)) || (r == VOR_TOUCH && want_distance)) {
-            /* The walk's penetration tests hold up to rounding: pairs apart by 4e-16 of
-             * their size came out penetrating (issue 13, finding 7). A strict overlap is
-             * proven by four vertex differences around the origin (certify.h); a touch
-             * is a distance answer within the rounding band. */
-            verdict = r == VOR_TOUCH ? COL_VOR_TOUCHING : COL_VOR_PENETRATING;
-            out->pa = pa;
-            out->pb = pb;
-            out->distance = 0.0;
-            if (r == VOR_TOUCH) out->distance = col_len(col_sub(pb, pa));
-        } else if (r == VOR_TOUCH || r == VOR_PENETRATION) {
-            /* Unproven: within rounding of contact; the reference decides the band. */
-            out->band = 1;
-            out->pa = pa;
-            out->pb = pb;
-            out->distance = r == VOR_TOUCH ? col_len(col_sub(pb, pa)) : 0.0;
-            break;
-        } else {
-            out->cycles++;
-            if (kind > 1) break;
-            vor_start(&c, kind++, &fa, &fb);
+            return VOR_Q_STOP;
         }
+        verdict = COL_VOR_TOUCHING;
+    } else {
+        /* The walk stopped at a pair that is not closest (possible only through
+         * rounding at degenerate regions): restart from the supports just found,
+         * which are closer to the answer. */
+        out->cert_failures++;
+        q->fa = col_vor_feat(COL_VOR_VERTEX, ct.va);
+        q->fb = col_vor_feat(COL_VOR_VERTEX, ct.vb);
+        return VOR_Q_AGAIN;
     }
-    out->scans = c.scans;
-    if (out->steps == 0) out->steps = 1;
+    out->pa = pa;
+    out->pb = pb;
+    out->distance = d;
+    return verdict;
+}
 
-    if (verdict >= 0) {
-        out->outcome = verdict;
-        out->fa = fa;
-        out->fb = fb;
-        if (cache != NULL) {
-            cache->valid = 1;
-            cache->fa = fa;
-            cache->fb = fb;
-            cache->dir_a = dir_a;
-            cache->dir_b = dir_b;
-        }
-        return;
+/* One walk and what its end proves. Returns the verdict, VOR_Q_AGAIN or VOR_Q_STOP (the
+ * reference decides). */
+static int vor_attempt(vor_query *q)
+{
+    col_vor_result *out = q->out;
+    col_vec3 pa, pb;
+    int r = vor_walk(&q->c, &q->fa, &q->fb, q->cap, &pa, &pb, &out->steps);
+    if (r == VOR_DISJOINT) return vor_disjoint(q, pa, pb);
+    if ((r == VOR_PENETRATION && col_np_prove_overlap(q->c.A.h, q->c.A.x, q->c.B.h, q->c.B.x)) ||
+        (r == VOR_TOUCH && q->want_distance)) {
+        /* The walk's penetration tests hold up to rounding: pairs apart by 4e-16 of
+         * their size came out penetrating (issue 13, finding 7). A strict overlap is
+         * proven by four vertex differences around the origin (certify.h); a touch
+         * is a distance answer within the rounding band. */
+        out->pa = pa;
+        out->pb = pb;
+        out->distance = 0.0;
+        if (r == VOR_TOUCH) out->distance = col_len(col_sub(pb, pa));
+        return r == VOR_TOUCH ? COL_VOR_TOUCHING : COL_VOR_PENETRATING;
     }
+    if (r == VOR_TOUCH || r == VOR_PENETRATION) {
+        /* Unproven: within rounding of contact; the reference decides the band. */
+        out->band = 1;
+        out->pa = pa;
+        out->pb = pb;
+        out->distance = r == VOR_TOUCH ? col_len(col_sub(pb, pa)) : 0.0;
+        return VOR_Q_STOP;
+    }
+    out->cycles++;
+    if (q->kind > 1) return VOR_Q_STOP;
+    vor_start(&q->c, q->kind++, &q->fa, &q->fb);
+    return VOR_Q_AGAIN;
+}
 
-    /* Exact fallback (never an answer from a cycle or an uncertified walk). */
+static void vor_remember(col_vor_cache *cache, const vor_query *q, int valid)
+{
+    if (cache == NULL) return;
+    cache->valid = valid;
+    cache->fa = q->fa;
+    cache->fb = q->fb;
+    cache->dir_a = q->dir_a;
+    cache->dir_b = q->dir_b;
+}
+
+/* Exact fallback (never an answer from a cycle or an uncertified walk). */
+static void vor_fallback(vor_query *q, col_vor_cache *cache, col_np_scratch *scratch)
+{
+    const col_hull *a = q->c.A.h, *b = q->c.B.h;
+    const col_xform *xa = q->c.A.x, *xb = q->c.B.x;
+    col_vor_result *out = q->out;
     out->fallbacks++;
     col_np_result ref;
     col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, scratch, &ref);
-    if (cache != NULL) {
-        /* After a band decision the features are fine for next time; after a cycle not. */
-        cache->valid = out->band;
-        cache->fa = fa;
-        cache->fb = fb;
-        cache->dir_a = dir_a;
-        cache->dir_b = dir_b;
-    }
-    out->fa = fa;
-    out->fb = fb;
+    /* After a band decision the features are fine for next time; after a cycle not. */
+    vor_remember(cache, q, out->band);
+    out->fa = q->fa;
+    out->fb = q->fb;
     if (ref.colliding) {
         /* Within rounding of contact (band), or overlapping with no witness from the walk:
          * then the points are only the midpoint of the two centroids. */
@@ -883,9 +941,9 @@ void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa,
     out->axis = ref.axis;
     out->gap = ref.gap;
     out->outcome = COL_VOR_SEPARATED;
-    if (want_distance) {
+    if (q->want_distance) {
         col_vor_closest cl;
-        col_vor_brute_distance(&c.A, &c.B, &cl);
+        col_vor_brute_distance(&q->c.A, &q->c.B, &cl);
         out->distance = cl.distance;
         out->pa = cl.pa;
         out->pb = cl.pb;
@@ -898,6 +956,46 @@ void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa,
         }
         if (!(ref.gap > 0.0)) out->outcome = COL_VOR_TOUCHING;
     }
+}
+
+void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
+                     const col_xform *xb, int flags, col_np_scratch *scratch, col_vor_result *out)
+{
+    memset(out, 0, sizeof *out);
+    vor_query q;
+    q.out = out;
+    q.want_distance = (flags & COL_VOR_WANT_DISTANCE) != 0;
+    q.c.A.h = a;
+    q.c.A.x = xa;
+    q.c.B.h = b;
+    q.c.B.x = xb;
+    q.c.scans = 0;
+    double ma = vor_coord_bound(&q.c.A), mb = vor_coord_bound(&q.c.B);
+    q.M = ma > mb ? ma : mb;
+    q.c.tol = VOR_TIE_C * DBL_EPSILON * q.M;
+    q.cap = 64 + 2 * (a->vertex_count + a->edge_count + a->face_count + b->vertex_count + b->edge_count +
+                      b->face_count);
+    vor_query_start(&q, cache);
+
+    int verdict = -1; /* outcome once decided */
+    int attempts = (flags & COL_VOR_FORCE_FALLBACK) ? 0 : 4;
+    for (int attempt = 0; attempt < attempts; attempt++) {
+        int r = vor_attempt(&q);
+        if (r == VOR_Q_AGAIN) continue;
+        if (r >= 0) verdict = r;
+        break;
+    }
+    out->scans = q.c.scans;
+    if (out->steps == 0) out->steps = 1;
+
+    if (verdict >= 0) {
+        out->outcome = verdict;
+        out->fa = q.fa;
+        out->fb = q.fb;
+        vor_remember(cache, &q, 1);
+        return;
+    }
+    vor_fallback(&q, cache, scratch);
 }
 
 /* ---- the backend vtable ---- */
