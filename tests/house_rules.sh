@@ -2,7 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Checks the house rules of STYLE.md that a grep can check: which files may include
 # qhull, uthash and hwloc; include direction between floors; no float in the public API;
-# public headers include only <std*.h> or colibri/; no timing thresholds in tests.
+# public headers include only <std*.h> or colibri/; no timing thresholds in tests;
+# files of at most 1500 lines; functions of at most 120 lines in narrowphase/ and ccd/
+# (counted from the opening brace to the closing one, both in column 0 as the house
+# writes a function; a longer function is split along its steps into named static
+# functions).
 root=${1:?usage: house_rules.sh PROJECT_ROOT}
 cd "$root" || exit 1
 fail=0
@@ -42,5 +46,15 @@ for f in $(find lib broadphase narrowphase ccd -name '*.c'); do
     [ "$n" -le 1500 ] || bad "$f has $n lines (> 1500): split it"
     head -1 "$f" | grep -q 'SPDX-License-Identifier' || bad "$f lacks an SPDX header"
 done
+long=$(awk '
+    FNR == 1 { start = 0 }
+    /^[A-Za-z_]/ && !start { sig = $0 }
+    /^\{/ { start = FNR; name = sig }
+    /^\}/ && start {
+        n = FNR - start + 1
+        if (n > 120) printf "\n  %s:%d: %d lines: %s", FILENAME, start, n, name
+        start = 0
+    }' $(find narrowphase ccd -name '*.c' 2>/dev/null | sort))
+[ -z "$long" ] || bad "functions longer than 120 lines (split them along their steps):$long"
 [ $fail = 0 ] && echo "house_rules: ok"
 exit $fail
