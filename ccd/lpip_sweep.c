@@ -119,29 +119,22 @@ typedef struct sweep_motion {
     double bulge; /* the rotation's bulge bound, length units (0: no rotation) */
 } sweep_motion;
 
+static sweep_motion sweep_motion_make(const col_hull *F, const col_xform *xf0, const col_xform *xf1,
+                                      const col_hull *M, const col_xform *xm0, const col_xform *xm1, double bulge)
+{
+    sweep_motion mo = {F, M, xf0, xf1, xm0, xm1, bulge};
+    return mo;
+}
+
 /* The frame of the body that gives the smaller bulge bound (the top comment). */
-static void sweep_motion_of(sweep_motion *mo, const col_hull *a, const col_xform *xa0, const col_xform *xa1,
-                            const col_hull *b, const col_xform *xb0, const col_xform *xb1)
+static sweep_motion sweep_motion_of(const col_hull *a, const col_xform *xa0, const col_xform *xa1, const col_hull *b,
+                                    const col_xform *xb0, const col_xform *xb1)
 {
     double tha = col_lpip_angle_bound(&xa0->R, &xa1->R), thb = col_lpip_angle_bound(&xb0->R, &xb1->R);
     double dab = sweep_bulge(tha, thb, b, xa0, xa1, xb0, xb1);
     double dba = sweep_bulge(thb, tha, a, xb0, xb1, xa0, xa1);
-    mo->F = a;
-    mo->M = b;
-    mo->xf0 = xa0;
-    mo->xf1 = xa1;
-    mo->xm0 = xb0;
-    mo->xm1 = xb1;
-    mo->bulge = dab;
-    if (dba < dab) {
-        mo->F = b;
-        mo->M = a;
-        mo->xf0 = xb0;
-        mo->xf1 = xb1;
-        mo->xm0 = xa0;
-        mo->xm1 = xa1;
-        mo->bulge = dba;
-    }
+    if (dba < dab) return sweep_motion_make(b, xb0, xb1, a, xa0, xa1, dba);
+    return sweep_motion_make(a, xa0, xa1, b, xb0, xb1, dab);
 }
 
 /* The scratch (col_lpip_sweep_scratch_bytes): swept points (2 cap), cube-inflated points
@@ -259,8 +252,7 @@ static void sweep_piece(const col_hull *a, const col_xform *xa0, const col_xform
                         col_lpip_sweep_result *out)
 {
     memset(out, 0, sizeof *out);
-    sweep_motion mo;
-    sweep_motion_of(&mo, a, xa0, xa1, b, xb0, xb1);
+    sweep_motion mo = sweep_motion_of(a, xa0, xa1, b, xb0, xb1);
     out->exact = mo.bulge == 0.0;
     out->inflation = mo.bulge;
     sweep_mem m;

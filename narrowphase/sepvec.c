@@ -465,6 +465,20 @@ static void sv_points(sv_search *q)
     q->Q = col_xform_point(c->xb, c->b->vertices[q->ib]);
 }
 
+/* The support points of (ia, ib), their gap along s and its bound. SV_DONE: they are
+ * one point (answered "colliding"). */
+static int sv_measure(sv_search *q)
+{
+    sv_points(q);
+    if (sv_same_point(q->P, q->Q)) {
+        sv_shared(q, q->ia, q->ib);
+        return SV_DONE;
+    }
+    q->g = col_dot(q->s, q->Q) - col_dot(q->s, q->P);
+    q->err = q->c->err_unit + 2.0 * DBL_EPSILON * fabs(q->g);
+    return SV_GO_ON;
+}
+
 /* The supports along s; a gap beyond its bound separates once the supports are proven
  * exact (a climb can stop short). */
 static int sv_step_supports(sv_search *q)
@@ -475,25 +489,13 @@ static int sv_step_supports(sv_search *q)
     c->hint_a = q->ia;
     c->hint_b = q->ib;
     c->near = 0;
-    sv_points(q);
-    if (sv_same_point(q->P, q->Q)) {
-        sv_shared(q, q->ia, q->ib);
-        return SV_DONE;
-    }
-    q->g = col_dot(q->s, q->Q) - col_dot(q->s, q->P);
-    q->err = c->err_unit + 2.0 * DBL_EPSILON * fabs(q->g);
+    if (sv_measure(q) == SV_DONE) return SV_DONE;
     if (q->g > q->err && sv_exact_supports(c, q->s, &q->ia, &q->ib)) {
         /* The climb stopped short: go on from the true supports. */
         c->info->climb_misses++;
         c->hint_a = q->ia;
         c->hint_b = q->ib;
-        sv_points(q);
-        if (sv_same_point(q->P, q->Q)) {
-            sv_shared(q, q->ia, q->ib);
-            return SV_DONE;
-        }
-        q->g = col_dot(q->s, q->Q) - col_dot(q->s, q->P);
-        q->err = c->err_unit + 2.0 * DBL_EPSILON * fabs(q->g);
+        if (sv_measure(q) == SV_DONE) return SV_DONE;
     }
     if (q->g > q->err) {
         /* The same pair as the step before: the situation of lemma 3 (after the

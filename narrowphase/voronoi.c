@@ -292,6 +292,28 @@ typedef struct vor_ee_clip {
 /* vor_ee_sub's steps answer VOR_CONTINUE, VOR_DONE, or one of these. */
 enum { VOR_EE_GO_ON = -1, VOR_EE_TOUCH_MIN = -2, VOR_EE_TOUCH_MAX = -3 };
 
+/* Narrows the clip interval by a plane with values dt at S0 and dh at S1, not both
+ * below it, whose neighbour across is nb. Returns 1 if the interval changed. */
+static int vor_ee_narrow(vor_ee_clip *cl, double dt, double dh, col_vor_feature nb)
+{
+    if (dt < 0.0) {
+        double lam = dt / (dt - dh);
+        if (lam > cl->lmin) {
+            cl->lmin = lam;
+            cl->nmin = nb;
+            return 1;
+        }
+    } else if (dh < 0.0) {
+        double lam = dt / (dt - dh);
+        if (lam < cl->lmax) {
+            cl->lmax = lam;
+            cl->nmax = nb;
+            return 1;
+        }
+    }
+    return 0;
+}
+
 /* The vertex planes of edge e (tail t, head hd): (x - T).u >= 0 (neighbour T),
  * -(x - H).u >= 0 (neighbour H). A segment below one of them moves fe to that vertex. */
 static int vor_ee_vertex_planes(const col_vor_body *R, int e, col_vor_feature *fe, vor_ee_clip *cl)
@@ -303,23 +325,11 @@ static int vor_ee_vertex_planes(const col_vor_body *R, int e, col_vor_feature *f
         double dt = k == 0 ? col_dot(col_sub(cl->S0, T), u) : -col_dot(col_sub(cl->S0, H), u);
         double dh = k == 0 ? col_dot(col_sub(cl->S1, T), u) : -col_dot(col_sub(cl->S1, H), u);
         int nb = k == 0 ? t : hd;
-        if (dt < 0.0) {
-            if (dh < 0.0) {
-                *fe = col_vor_feat(COL_VOR_VERTEX, nb);
-                return VOR_CONTINUE;
-            }
-            double lam = dt / (dt - dh);
-            if (lam > cl->lmin) {
-                cl->lmin = lam;
-                cl->nmin = col_vor_feat(COL_VOR_VERTEX, nb);
-            }
-        } else if (dh < 0.0) {
-            double lam = dt / (dt - dh);
-            if (lam < cl->lmax) {
-                cl->lmax = lam;
-                cl->nmax = col_vor_feat(COL_VOR_VERTEX, nb);
-            }
+        if (dt < 0.0 && dh < 0.0) {
+            *fe = col_vor_feat(COL_VOR_VERTEX, nb);
+            return VOR_CONTINUE;
         }
+        vor_ee_narrow(cl, dt, dh, col_vor_feat(COL_VOR_VERTEX, nb));
     }
     return VOR_EE_GO_ON;
 }
@@ -359,22 +369,8 @@ static int vor_ee_face_planes(const col_vor_body *R, int e, col_vor_feature *fe,
         int g;
         col_vor_plane pl = col_vor_edge_face_plane(R, e, side, &g);
         double dt = col_vor_val(&pl, cl->S0), dh = col_vor_val(&pl, cl->S1);
-        if (dt < 0.0) {
-            if (dh < 0.0) return vor_ee_face_excluded(R, fe, cl, g, vmin, lvmin, vmax, lvmax);
-            double lam = dt / (dt - dh);
-            if (lam > cl->lmin) {
-                cl->lmin = lam;
-                cl->nmin = col_vor_feat(COL_VOR_FACE, g);
-                *excluded = cl->lmin > cl->lmax;
-            }
-        } else if (dh < 0.0) {
-            double lam = dt / (dt - dh);
-            if (lam < cl->lmax) {
-                cl->lmax = lam;
-                cl->nmax = col_vor_feat(COL_VOR_FACE, g);
-                *excluded = cl->lmax < cl->lmin;
-            }
-        }
+        if (dt < 0.0 && dh < 0.0) return vor_ee_face_excluded(R, fe, cl, g, vmin, lvmin, vmax, lvmax);
+        if (vor_ee_narrow(cl, dt, dh, col_vor_feat(COL_VOR_FACE, g))) *excluded = cl->lmin > cl->lmax;
     }
     return VOR_EE_GO_ON;
 }
