@@ -192,7 +192,7 @@ int main(int argc, char **argv)
             if (with_ref) {
                 col_np_result rr;
                 t0 = stats_now_ns();
-                col_np_reference.query(NULL, ha, &A->xf, hb, &B->xf, &scr, &rr);
+                col_np_reference.query(NULL, ha, NULL, &A->xf, hb, NULL, &B->xf, &scr, &rr);
                 t_ref += stats_now_ns() - t0;
             }
             queries++;

@@ -25,9 +25,9 @@
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
-#include "narrowphase/dk_hierarchy.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
 #include "narrowphase/sepvec.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_support.h"
 #include "scene.h"
 #include "scene_rand.h"
 #include "stats_util.h"
@@ -295,7 +295,7 @@ static void run_support(uint64_t seed)
         int bad = 0;
         for (int rep = 0; rep < REPS; rep++) {
             double t0 = stats_now_ns();
-            for (int i = 0; i < NDIR; i++) sink += col_support_scan(&s.hull, dir[i]);
+            for (int i = 0; i < NDIR; i++) sink += col_hull_support_scan(&s.hull, dir[i]);
             double t1 = stats_now_ns();
             for (int i = 0; i < NDIR; i++) sink += col_support_climb(&s.hull, dir[i], 0, NULL);
             double t2 = stats_now_ns();
@@ -319,7 +319,7 @@ static void run_support(uint64_t seed)
         }
         /* correctness on the side: every method's value equals the scan's */
         for (int i = 0; i < NDIR; i++) {
-            double best = col_dot(dir[i], s.hull.vertices[col_support_scan(&s.hull, dir[i])]);
+            double best = col_dot(dir[i], s.hull.vertices[col_hull_support_scan(&s.hull, dir[i])]);
             int c = sd->dk_off ? col_support_find_dk(&s.hull, sd, dir[i], NULL) : col_support_climb(&s.hull, dir[i], 0, NULL);
             if (col_dot(dir[i], s.hull.vertices[c]) < best) bad++;
         }
@@ -381,8 +381,8 @@ static void run_near(uint64_t seed, long pairs)
             col_xform xa = xform(col_v3(0, 0, 0), scene_rand_rotation());
             col_xform xb = xform(col_v3(0, 0, 0), scene_rand_rotation());
             col_vec3 u = scene_rand_direction();
-            col_vec3 pa = col_xform_point(&xa, a->hull.vertices[col_support_scan(&a->hull, col_mat3_tmul(&xa.R, u))]);
-            col_vec3 pb = col_xform_point(&xb, b->hull.vertices[col_support_scan(&b->hull, col_neg(col_mat3_tmul(&xb.R, u)))]);
+            col_vec3 pa = col_xform_point(&xa, a->hull.vertices[col_hull_support_scan(&a->hull, col_mat3_tmul(&xa.R, u))]);
+            col_vec3 pb = col_xform_point(&xb, b->hull.vertices[col_hull_support_scan(&b->hull, col_neg(col_mat3_tmul(&xb.R, u)))]);
             double size = a->hull.radius > b->hull.radius ? a->hull.radius : b->hull.radius;
             xb.p = col_add(col_sub(pa, pb), col_scale(u, gaps[gi] * size));
             col_np_result r;

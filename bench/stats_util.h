@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* What the statistics programs (lpip-stats, sepvec-stats, vclip-stats) share to replay a
+/* What the statistics programs (lpip-stats, sepvec-stats, voronoi-stats) share to replay a
  * benchmark scene pair by pair with their own narrow-phase calls:
  *   stats_now_ns            a monotonic clock for the (information only) timings;
  *   stats_scene_name        the file name of a scene path, for the tables' first column;
@@ -9,7 +9,7 @@
  *                           narrow-phase cache carried from frame to frame while the pair
  *                           keeps overlapping, as the world's pair cache does.
  * The tables are each program's own: they count other things and sepvec-stats,
- * vclip-stats and lpip-stats each have their own quantile rule.
+ * voronoi-stats and lpip-stats each have their own quantile rule.
  * Limits: a replay holds the caches of at most pair_cap / 2 pairs a frame (pair_cap a
  * power of two); stats_pair_cache returns NULL beyond that. */
 #ifndef COLIBRI_BENCH_STATS_UTIL_H

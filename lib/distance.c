@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Public distance and contact queries (query.h): validation, the caller's warm-start
  * cache, and the translation between the public structs and the voronoi backend's
- * closest-feature walk (narrowphase/vclip.h, narrowphase/contact.h). Every check runs
+ * closest-feature walk (narrowphase/voronoi.h, narrowphase/voronoi_contact.h). Every check runs
  * before anything is computed; a failed call zeroes *out and leaves the world as it was
  * (only its last-error text and its scratch memory, neither of them world state). */
 #include <float.h>
@@ -10,8 +10,8 @@
 
 #include "colibri/query.h"
 #include "lib/world.h"
-#include "narrowphase/contact.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
+#include "narrowphase/voronoi_contact.h"
 
 /* One validated query: two hulls at two poses and the pair's cache. */
 typedef struct dist_job {
@@ -56,7 +56,7 @@ static col_status dist_check_bodies(const col_world *world, col_body_id a, col_b
 }
 
 /* The public cache as the walk's cache: used only if filled for these two shapes. */
-static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col_vc_cache *vc)
+static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col_vor_cache *vc)
 {
     memset(vc, 0, sizeof *vc);
     if (pc == NULL || !col_shape_id_equals(pc->shape_a, job->sa) || !col_shape_id_equals(pc->shape_b, job->sb) ||
@@ -71,15 +71,15 @@ static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col
     vc->dir_b = pc->direction_b;
 }
 
-static col_feature dist_feature(col_vc_feature f)
+static col_feature dist_feature(col_vor_feature f)
 {
     col_feature out;
-    out.type = f.type == COL_VC_EDGE ? COL_FEATURE_EDGE : f.type == COL_VC_FACE ? COL_FEATURE_FACE : COL_FEATURE_VERTEX;
+    out.type = f.type == COL_VOR_EDGE ? COL_FEATURE_EDGE : f.type == COL_VOR_FACE ? COL_FEATURE_FACE : COL_FEATURE_VERTEX;
     out.index = f.index;
     return out;
 }
 
-static void dist_cache_out(col_distance_cache *pc, const dist_job *job, const col_vc_cache *vc)
+static void dist_cache_out(col_distance_cache *pc, const dist_job *job, const col_vor_cache *vc)
 {
     if (pc == NULL) return;
     memset(pc, 0, sizeof *pc);
@@ -94,8 +94,8 @@ static void dist_cache_out(col_distance_cache *pc, const dist_job *job, const co
 
 static col_distance_outcome dist_outcome(int o)
 {
-    return o == COL_VC_SEPARATED ? COL_DISTANCE_SEPARATED
-           : o == COL_VC_TOUCHING ? COL_DISTANCE_TOUCHING
+    return o == COL_VOR_SEPARATED ? COL_DISTANCE_SEPARATED
+           : o == COL_VOR_TOUCHING ? COL_DISTANCE_TOUCHING
                                   : COL_DISTANCE_PENETRATING;
 }
 
@@ -110,40 +110,40 @@ static col_distance_outcome dist_outcome(int o)
  * plane through the contact with one body on each side; c's separation is minus the
  * overlap along the best axis of the contact builder's separating-axis test, so a
  * separation clearly below zero means there is no such plane: they penetrate. */
-static void dist_settle_touching(const dist_job *job, col_vc_result *r, const col_vc_contact *c)
+static void dist_settle_touching(const dist_job *job, col_vor_result *r, const col_vor_contact *c)
 {
-    if (r->outcome != COL_VC_TOUCHING) return;
+    if (r->outcome != COL_VOR_TOUCHING) return;
     double M = fmax(col_max_abs(job->xa.p) + job->ha->radius, col_max_abs(job->xb.p) + job->hb->radius);
-    if (c->separation < -DIST_TOUCH_C * DBL_EPSILON * M) r->outcome = COL_VC_PENETRATING;
+    if (c->separation < -DIST_TOUCH_C * DBL_EPSILON * M) r->outcome = COL_VOR_PENETRATING;
 }
 
 /* Runs the walk and, for col_contact (c != NULL) or to settle a touching answer, the
  * contact builder, on a validated job. */
 static col_status dist_run(const col_world *world, const dist_job *job, col_distance_cache *pcache, double margin,
-                           col_vc_result *r, col_vc_contact *c)
+                           col_vor_result *r, col_vor_contact *c)
 {
     col_world *w = (col_world *)world; /* scratch only (documented in query.h) */
-    size_t need = col_vclip_scratch_bytes(job->ha, job->hb), cn = col_vc_contact_scratch_bytes(job->ha, job->hb);
+    size_t need = col_vor_scratch_bytes(job->ha, job->hb), cn = col_vor_contact_scratch_bytes(job->ha, job->hb);
     col_status st = col_world_reserve_scratch(w, cn > need ? cn : need);
     if (st != COL_OK) return st;
-    col_vc_cache vc;
+    col_vor_cache vc;
     dist_cache_in(pcache, job, &vc);
     col_np_scratch *scratch = &w->workers[0].scratch;
-    col_vclip_query(&vc, job->ha, &job->xa, job->hb, &job->xb, COL_VC_WANT_DISTANCE, scratch, r);
+    col_vor_query(&vc, job->ha, &job->xa, job->hb, &job->xb, COL_VOR_WANT_DISTANCE, scratch, r);
     dist_cache_out(pcache, job, &vc);
-    col_vc_contact local;
-    col_vc_contact *cc = c != NULL ? c : &local;
-    if (c != NULL || r->outcome == COL_VC_TOUCHING) {
-        col_vc_contact_build(job->ha, &job->xa, job->hb, &job->xb, r, margin, scratch, cc);
+    col_vor_contact local;
+    col_vor_contact *cc = c != NULL ? c : &local;
+    if (c != NULL || r->outcome == COL_VOR_TOUCHING) {
+        col_vor_contact_build(job->ha, &job->xa, job->hb, &job->xb, r, margin, scratch, cc);
         dist_settle_touching(job, r, cc);
     }
     return COL_OK;
 }
 
-static void dist_fill(const col_vc_result *r, col_distance_output *out)
+static void dist_fill(const col_vor_result *r, col_distance_output *out)
 {
     out->outcome = dist_outcome(r->outcome);
-    out->distance = r->outcome == COL_VC_PENETRATING ? 0.0 : r->distance;
+    out->distance = r->outcome == COL_VOR_PENETRATING ? 0.0 : r->distance;
     out->point_a = r->pa;
     out->point_b = r->pb;
     out->feature_a = dist_feature(r->fa);
@@ -152,7 +152,7 @@ static void dist_fill(const col_vc_result *r, col_distance_output *out)
     out->fallbacks = r->fallbacks;
 }
 
-static void contact_fill(const col_vc_result *r, const col_vc_contact *c, col_contact_output *out)
+static void contact_fill(const col_vor_result *r, const col_vor_contact *c, col_contact_output *out)
 {
     out->outcome = dist_outcome(r->outcome);
     out->normal = c->normal;
@@ -175,7 +175,7 @@ col_status col_distance(const col_world *world, const col_distance_input *input,
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_distance: NULL argument");
     dist_job job;
     col_status st = dist_check_shapes(world, input, &job, "col_distance");
-    col_vc_result r;
+    col_vor_result r;
     if (st == COL_OK) st = dist_run(world, &job, cache, 0.0, &r, NULL);
     if (st != COL_OK) return st;
     dist_fill(&r, out);
@@ -190,7 +190,7 @@ col_status col_body_distance(const col_world *world, col_body_id a, col_body_id 
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_distance: NULL argument");
     dist_job job;
     col_status st = dist_check_bodies(world, a, b, &job, "col_body_distance");
-    col_vc_result r;
+    col_vor_result r;
     if (st == COL_OK) st = dist_run(world, &job, cache, 0.0, &r, NULL);
     if (st != COL_OK) return st;
     dist_fill(&r, out);
@@ -218,8 +218,8 @@ col_status col_contact(const col_world *world, const col_contact_input *input, c
     dist_job job;
     col_status st = contact_check_margin(world, input->margin, "col_contact");
     if (st == COL_OK) st = dist_check_shapes(world, &din, &job, "col_contact");
-    col_vc_result r;
-    col_vc_contact c;
+    col_vor_result r;
+    col_vor_contact c;
     if (st == COL_OK) st = dist_run(world, &job, cache, input->margin, &r, &c);
     if (st != COL_OK) return st;
     contact_fill(&r, &c, out);
@@ -235,8 +235,8 @@ col_status col_body_contact(const col_world *world, col_body_id a, col_body_id b
     dist_job job;
     col_status st = contact_check_margin(world, margin, "col_body_contact");
     if (st == COL_OK) st = dist_check_bodies(world, a, b, &job, "col_body_contact");
-    col_vc_result r;
-    col_vc_contact c;
+    col_vor_result r;
+    col_vor_contact c;
     if (st == COL_OK) st = dist_run(world, &job, cache, margin, &r, &c);
     if (st != COL_OK) return st;
     contact_fill(&r, &c, out);

@@ -33,7 +33,7 @@ static void on_pair_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
     if (user == COL_PAIR_NO_USER) return;
     col_world *w = ctx;
     col_sleep_wheel_remove(&w->sleep_queue, user); /* a pair leaving the broad phase leaves the queue */
-    col_pair_cache_release(&w->pair_cache, w->backend, user);
+    col_pair_cache_release(&w->pair_cache, user);
 }
 
 /* Sorts n keys (slot_a << bits | slot_b, each slot below 2^bits) with an LSD radix sort
@@ -171,7 +171,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
     /* An answer from the previous frame still holds if neither pose changed. */
     if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
         col_np_result res;
-        col_np_query(be, w->shape_ops, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb, w->shapes[B->shape].np_data,
+        col_np_query(be, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb, w->shapes[B->shape].np_data,
                      &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;
         worker->narrow_calls++;

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Inter-frame contacts: col_query_interframe and the world option report_interframe
- * (interframe.h). The geometry is narrowphase/lpip_sweep.c's: B's motion relative to A
+ * (interframe.h). The geometry is ccd/lpip_sweep.c's: B's motion relative to A
  * swept in A's frame, exact for pure translation, inflated by a proven bound for
  * rotation (docs/lpip.md, "Inter-frame collision"). The world knows two poses per
  * body, so the motion between them is taken to be a straight translation at constant
@@ -13,9 +13,9 @@
 #include <string.h>
 
 #include "broadphase/sap.h"
+#include "ccd/lpip_sweep.h"
 #include "lib/parallel.h"
 #include "lib/world.h"
-#include "narrowphase/lpip.h"
 
 /* Smallest block of candidate pairs a worker claims (a swept test costs microseconds). */
 #define IF_MIN_RANGE 16

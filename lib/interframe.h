@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Inter-frame contacts (lib/interframe.c): which pairs may have touched between two
  * updates, from the bodies' poses at both (the swept-hull test of
- * narrowphase/lpip_sweep.c), for col_query_interframe and for the world option
+ * ccd/lpip_sweep.c), for col_query_interframe and for the world option
  * col_world_def.report_interframe.
  *
  * The important parts:

@@ -51,11 +51,7 @@ uint32_t col_pair_cache_acquire(col_pair_cache *pc)
     return s;
 }
 
-void col_pair_cache_release(col_pair_cache *pc, const col_np_backend *be, uint32_t slot)
-{
-    be->cache_release(col_pair_cache_backend_data(pc, slot));
-    pc->free_slots[pc->free_count++] = slot;
-}
+void col_pair_cache_release(col_pair_cache *pc, uint32_t slot) { pc->free_slots[pc->free_count++] = slot; }
 
 void col_pair_cache_destroy(col_pair_cache *pc, col_alloc *a)
 {

@@ -36,8 +36,8 @@ void col_pair_cache_init(col_pair_cache *pc, size_t cache_size);
 int col_pair_cache_reserve(col_pair_cache *pc, col_alloc *a, int count);
 /* A slot with a cleared header (the caller initialises the backend's part); needs room. */
 uint32_t col_pair_cache_acquire(col_pair_cache *pc);
-/* Gives slot back (the backend's cache_release first). */
-void col_pair_cache_release(col_pair_cache *pc, const col_np_backend *be, uint32_t slot);
+/* Gives slot back (backend caches hold plain values: nothing to release). */
+void col_pair_cache_release(col_pair_cache *pc, uint32_t slot);
 void col_pair_cache_destroy(col_pair_cache *pc, col_alloc *a);
 
 static inline col_pair_slot *col_pair_cache_slot(const col_pair_cache *pc, uint32_t slot)

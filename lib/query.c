@@ -28,7 +28,7 @@ col_status col_query_overlap(const col_world *world, col_shape_id a, col_transfo
     /* Shape data exists for the world's backend only. */
     const void *da = be == w->backend ? world->shapes[a.index1 - 1].np_data : NULL;
     const void *db = be == w->backend ? world->shapes[b.index1 - 1].np_data : NULL;
-    col_np_query(be, col_np_shape_ops_get(be), NULL, ha, da, &fa, hb, db, &fb, &w->workers[0].scratch, &res);
+    col_np_query(be, NULL, ha, da, &fa, hb, db, &fb, &w->workers[0].scratch, &res);
     *colliding = res.colliding;
     return COL_OK;
 }

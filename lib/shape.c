@@ -17,19 +17,19 @@ static col_status grow_shapes(col_world *w)
     return COL_OK;
 }
 
-/* The backend's per-shape data (backend.h, col_np_shape_ops), built before the shape is
+/* The backend's per-shape data (backend.h, shape_data_bytes), built before the shape is
  * visible; a block the backend used only in part is moved into a smaller one. Returns 0,
  * or -1 when out of memory (nothing allocated then). */
 static int build_shape_data(col_world *w, const col_hull *hull, void **data, size_t *bytes)
 {
     *data = NULL;
     *bytes = 0;
-    if (w->shape_ops == NULL) return 0;
-    size_t n = (w->shape_ops->data_bytes(hull) + 15) & ~(size_t)15;
+    if (w->backend->shape_data_bytes == NULL) return 0;
+    size_t n = (w->backend->shape_data_bytes(hull) + 15) & ~(size_t)15;
     if (n == 0) return 0;
     void *mem = col_alloc_bytes(&w->alloc, n);
     if (mem == NULL) return -1;
-    size_t used = (w->shape_ops->data_init(mem, n, hull) + 15) & ~(size_t)15;
+    size_t used = (w->backend->shape_data_init(mem, n, hull) + 15) & ~(size_t)15;
     if (used > 0 && used < n) {
         void *small = col_alloc_bytes(&w->alloc, used);
         if (small != NULL) {

@@ -102,7 +102,6 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     w->def = *def;
     w->id_tag = world_id_tag(w);
     w->backend = col_np_backend_get(def->backend);
-    w->shape_ops = col_np_shape_ops_get(w->backend);
     col_id_pool_init(&w->shape_ids);
     col_id_pool_init(&w->body_ids);
     col_sleep_wheel_init(&w->sleep_queue);

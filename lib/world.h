@@ -34,7 +34,7 @@ struct col_sap;
 typedef struct col_shape_rec {
     col_hull hull;
     int body_count;
-    void *np_data;        /* the backend's per-shape data (col_np_shape_ops), or NULL */
+    void *np_data;        /* the backend's per-shape data (backend.h: shape_data_bytes), or NULL */
     size_t np_data_bytes;
 } col_shape_rec;
 
@@ -74,7 +74,6 @@ struct col_world {
     col_alloc alloc;
     col_world_def def;
     const col_np_backend *backend;
-    const col_np_shape_ops *shape_ops; /* the backend's per-shape data, or NULL */
 
     /* The tag every id of this world carries (include/colibri/id.h): bits 2..31 drawn at
      * creation (col_world_create), bits 0..1 zero; ids add their kind. */

@@ -6,8 +6,10 @@
  *
  * Per pair the world keeps a cache slot of cache_size bytes (coherence data such as a
  * separating axis); cache_init is called when the pair first reaches the narrow phase
- * and cache_release when the pair leaves the broad phase. Scratch memory for one query
- * is provided by the caller, sized by the rule below, so a query never allocates.
+ * (or comes back to it after frames away). A cache holds plain values only (no memory
+ * of its own, no pointers), so a pair leaving the broad phase just frees its slot: there
+ * is no release hook. Scratch memory for one query is provided by the caller, sized by
+ * the rule below, so a query never allocates.
  *
  * The scratch rule (the one place it is stated). A backend's scratch_need(ca, cb) is the
  * bytes one query on hulls a and b needs (the fallbacks it may call included, and slack
@@ -66,16 +68,26 @@ static inline col_np_counts col_np_counts_max(col_np_counts x, col_np_counts y)
     return m;
 }
 
+/* A backend. The per-shape data hooks are optional (NULL when the backend has none):
+ * shape_data_bytes gives the bytes for hull h (0: none); shape_data_init fills data
+ * (16-byte aligned, that many bytes, hull h) and returns the bytes used (<= the size:
+ * the world may move the block into a smaller one, so the data holds no pointers into
+ * itself). The world builds a shape's data once, when the shape is created, for the
+ * world's backend only. */
 typedef struct col_np_backend {
     const char *name;
     size_t cache_size;
     void (*cache_init)(void *cache, const col_hull *a, const col_hull *b);
-    void (*cache_release)(void *cache);
     /* Scratch bytes of one query on hulls with counts a and b: the scratch rule above. */
     size_t (*scratch_need)(col_np_counts a, col_np_counts b);
-    /* cache may be NULL (a one-off query); scratch->size >= scratch_need(a, b). */
-    void (*query)(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                  const col_xform *xb, col_np_scratch *scratch, col_np_result *out);
+    size_t (*shape_data_bytes)(const col_hull *h);
+    size_t (*shape_data_init)(void *data, size_t bytes, const col_hull *h);
+    /* The one query. cache may be NULL (a one-off query); da and db are the hulls'
+     * shape data, either may be NULL (not built, or a backend without shape data, which
+     * ignores them); scratch->size >= scratch_need(a, b). */
+    void (*query)(void *cache, const col_hull *a, const void *da, const col_xform *xa,
+                  const col_hull *b, const void *db, const col_xform *xb,
+                  col_np_scratch *scratch, col_np_result *out);
 } col_np_backend;
 
 /* The scratch one query of be on the pair (a, b) needs. */
@@ -84,38 +96,15 @@ static inline size_t col_np_scratch_bytes(const col_np_backend *be, const col_hu
     return be->scratch_need(col_np_counts_of(a), col_np_counts_of(b));
 }
 
-/* Optional per-shape data of a backend (direction tables, hierarchies), kept beside the
- * vtable so that backends without it need no new fields. The world builds a shape's data
- * once, when the shape is created, for the world's backend only:
- * data_bytes: bytes for hull h (0: none); data_init fills data (16-byte aligned, that
- * many bytes, hull h) and returns the bytes used (<= the size: the world may move the
- * block into a smaller one, so the data holds no pointers into itself);
- * query: the backend's query with each hull's data (either may be NULL: not built). */
-typedef struct col_np_shape_ops {
-    size_t (*data_bytes)(const col_hull *h);
-    size_t (*data_init)(void *data, size_t bytes, const col_hull *h);
-    void (*query)(void *cache, const col_hull *a, const void *da, const col_xform *xa,
-                  const col_hull *b, const void *db, const col_xform *xb,
-                  col_np_scratch *scratch, col_np_result *out);
-} col_np_shape_ops;
-
-/* The shape-data operations of a backend, or NULL if it has none (registry.c). */
-const col_np_shape_ops *col_np_shape_ops_get(const col_np_backend *be);
-
-/* One query with per-shape data when the backend takes it (ops from
- * col_np_shape_ops_get(be), may be NULL), else the plain query. */
-static inline void col_np_query(const col_np_backend *be, const col_np_shape_ops *ops,
-                                void *cache, const col_hull *a, const void *da,
-                                const col_xform *xa, const col_hull *b, const void *db,
-                                const col_xform *xb, col_np_scratch *scratch,
+/* One query of be (its arguments as in col_np_backend.query), with the scratch rule
+ * checked in debug builds (a few multiplications per query). */
+static inline void col_np_query(const col_np_backend *be, void *cache, const col_hull *a,
+                                const void *da, const col_xform *xa, const col_hull *b,
+                                const void *db, const col_xform *xb, col_np_scratch *scratch,
                                 col_np_result *out)
 {
-    /* The scratch rule, checked in debug builds (a few multiplications per query). */
     assert(scratch->size >= col_np_scratch_bytes(be, a, b));
-    if (ops != NULL)
-        ops->query(cache, a, da, xa, b, db, xb, scratch, out);
-    else
-        be->query(cache, a, xa, b, xb, scratch, out);
+    be->query(cache, a, da, xa, b, db, xb, scratch, out);
 }
 
 /* The backend for an enum value (COL_BACKEND_DEFAULT resolves to the default one), or
@@ -124,7 +113,6 @@ const col_np_backend *col_np_backend_get(col_backend kind);
 
 extern const col_np_backend col_np_reference;
 extern const col_np_backend col_np_sepvec;
-extern const col_np_shape_ops col_np_sepvec_shape_ops;
 extern const col_np_backend col_np_voronoi;
 extern const col_np_backend col_np_lpip;
 

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Separation certificates by full projection (certify.h).
+/* Separation certificates by full projection, and the overlap proof (certify.h). Shared
+ * by every backend; the overlap proof's GJK walk borrows sepvec's hill climb over the
+ * hull's vertex graph (sepvec_support.h), which needs no shape data.
  *
  * Notation: u = 2^-53 (COL_U), eps = 2u (DBL_EPSILON), gamma_n = n u / (1 - n u) (Higham,
  * "Accuracy and Stability of Numerical Algorithms", 2nd ed., section 3.1), eta the absolute
@@ -29,8 +31,7 @@
 #include <math.h>
 
 #include "lib/core/exact.h"
-#include "narrowphase/sphere_poly.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_support.h"
 
 #define GAP_LOCAL_C (10.0 * DBL_EPSILON)
 #define GAP_WORLD_C (5.0 * DBL_EPSILON)
@@ -145,6 +146,59 @@ col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_
 
 /* ---- the overlap proof ---- */
 
+/* Relative error bound of a 3 x 3 determinant of vectors whose components carry one
+ * rounding each, in units of the determinant's permanent: 3 eps from the inputs (one
+ * per factor of each term), 5 eps from the cross and dot products; 16 for slack. */
+#define TETRA_DET_BOUND (16.0 * DBL_EPSILON)
+
+static double det3(col_vec3 a, col_vec3 b, col_vec3 c)
+{
+    return col_dot(a, col_cross(b, c));
+}
+
+static double perm3(col_vec3 a, col_vec3 b, col_vec3 c)
+{
+    double ax = fabs(a.x), ay = fabs(a.y), az = fabs(a.z);
+    double bx = fabs(b.x), by = fabs(b.y), bz = fabs(b.z);
+    double cx = fabs(c.x), cy = fabs(c.y), cz = fabs(c.z);
+    return ax * (by * cz + bz * cy) + ay * (bz * cx + bx * cz) + az * (bx * cy + by * cx);
+}
+
+int col_origin_in_tetra(col_vec3 m0, col_vec3 m1, col_vec3 m2, col_vec3 m3)
+{
+    /* det(b,c,d) a - det(a,c,d) b + det(a,b,d) c - det(a,b,c) d = 0 for any four vectors;
+     * with all four weights of one sign, the origin is a strict convex combination. The
+     * question is unchanged by a common positive scale: the four vectors are first scaled
+     * by one power of two (exact) to about unit size, so that the determinants, cubes of
+     * the size, stay in the normal range for every shape size (issue 13, finding 3). A
+     * component far below the largest that lands under the normal range moves by at most
+     * DBL_TRUE_MIN, which the bound's absolute term covers. */
+    double mx = col_max_abs(m0), t;
+    t = col_max_abs(m1);
+    mx = t > mx ? t : mx;
+    t = col_max_abs(m2);
+    mx = t > mx ? t : mx;
+    t = col_max_abs(m3);
+    mx = t > mx ? t : mx;
+    if (!(mx > 0.0) || !isfinite(mx)) return 0;
+    int e;
+    frexp(mx, &e);
+    m0 = col_v3(ldexp(m0.x, -e), ldexp(m0.y, -e), ldexp(m0.z, -e));
+    m1 = col_v3(ldexp(m1.x, -e), ldexp(m1.y, -e), ldexp(m1.z, -e));
+    m2 = col_v3(ldexp(m2.x, -e), ldexp(m2.y, -e), ldexp(m2.z, -e));
+    m3 = col_v3(ldexp(m3.x, -e), ldexp(m3.y, -e), ldexp(m3.z, -e));
+    double mu[4] = {det3(m1, m2, m3), -det3(m0, m2, m3), det3(m0, m1, m3), -det3(m0, m1, m2)};
+    double bd[4] = {perm3(m1, m2, m3), perm3(m0, m2, m3), perm3(m0, m1, m3), perm3(m0, m1, m2)};
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        double b = TETRA_DET_BOUND * bd[k] + COL_UNDERFLOW_ERR;
+        pos += mu[k] > b;
+        neg += mu[k] < -b;
+    }
+    return pos == 4 || neg == 4;
+}
+
+
 /* GJK steps before giving up: a penetrating pair is enclosed in a handful; what takes
  * longer sits within rounding of contact, which the exact fallback decides. */
 #define OV_MAX_STEPS 64
@@ -158,7 +212,7 @@ typedef struct ov_ctx {
 
 static int ov_support_of(const col_hull *h, col_vec3 d, int hint)
 {
-    if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) return col_support_scan(h, d);
+    if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) return col_hull_support_scan(h, d);
     return col_support_climb(h, d, hint, NULL);
 }
 

@@ -15,7 +15,7 @@
  * - col_np_prove_overlap: the opposite certificate, that two hulls overlap with a common
  *   interior point, for the backends whose own "colliding" holds only up to a tolerance
  *   (lpip's common point, voronoi's penetration tests): four differences of world
- *   vertices whose tetrahedron holds the origin strictly, proven (sphere_poly.h).
+ *   vertices whose tetrahedron holds the origin strictly, proven (col_origin_in_tetra).
  * The gap functions return the certified gap g (col_np_gap.certified): min over B of s.b -
  * max over A of s.a >= g holds exactly for the world vertices and the axis s as given (no
  * unit length assumed); g <= 0 means "not certified". The bounds are derived in
@@ -39,6 +39,11 @@ col_np_gap col_np_gap_world(const col_hull *a, const col_xform *xa, const col_hu
                             col_vec3 s);
 col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
                               col_vec3 s);
+
+/* Proves that the origin lies strictly inside the tetrahedron of m0..m3 (vectors whose
+ * components carry a relative error of at most one rounding): all four cofactor weights
+ * of the linear dependency have one sign beyond their error bounds. Returns 1 if proven. */
+int col_origin_in_tetra(col_vec3 m0, col_vec3 m1, col_vec3 m2, col_vec3 m3);
 
 /* Proves that the hulls overlap (their Minkowski difference holds the origin strictly):
  * GJK's simplex search (Gilbert, Johnson & Keerthi, IEEE J. Robotics and Automation 4(2),

@@ -21,7 +21,7 @@
  * - Starts: weights w (uniform = the paper's 1/n start) with phi = 1 and d chosen so
  *   that the start is exactly feasible: d = sum w a - sum w b (for uniform weights the
  *   difference of the plain averages of the points in the LP, recomputed whenever the
- *   columns change; ALGORITHMS.md section 2). Dual: y = 0, pi4 = pi5 = -eta (strictly
+ *   columns change; docs/lpip.md). Dual: y = 0, pi4 = pi5 = -eta (strictly
  *   feasible: every slack is eta > 0; the paper's eq. 16 has +eta, which is infeasible
  *   under its own eq. 12b), or a previous y shifted to strict feasibility (warm start).
  * - One call of lp_ipm_step is one predictor-corrector iteration, O(columns) plus the

@@ -464,6 +464,197 @@ static void lpip_axis_exit(col_lpip_outcome *out, lpip_cache *cache, const col_x
     }
 }
 
+/* Swaps the two axes' projections (pa, pb and qa, qb). */
+static void lpip_swap_projections(lpip_work *w)
+{
+    double *t = w->pa;
+    w->pa = w->qa;
+    w->qa = t;
+    t = w->pb;
+    w->pb = w->qb;
+    w->qb = t;
+}
+
+/* 1. The axis test: the cached dual direction (delta_s < 0 exit), then the centroid
+ * direction. The projections on the axis with the larger gap stay in pa, pb for the
+ * active-set selection. Returns 1 when an axis separates (answered). */
+static int lpip_axis_test(lpip_work *w, lpip_cache *cache, const col_lpip_options *o, col_lpip_outcome *out)
+{
+    const col_lpip_set *a = w->A, *b = w->B;
+    col_vec3 ca = col_xform_point(a->xf, a->centroid), cb = col_xform_point(b->xf, b->centroid);
+    col_vec3 y, yc;
+    double cg, raw = -INFINITY;
+    if (cache != NULL && o->warm_start && cache->has_y && lpip_unit(col_mat3_mul(&a->xf->R, cache->y_local), &y)) {
+        cg = lpip_check_axis(w, y, &raw);
+        if (cg > 0.0) {
+            lpip_axis_exit(out, cache, a->xf, y, cg, COL_LPIP_EXIT_WARM_PLANE);
+            return 1;
+        }
+        lpip_swap_projections(w);
+    }
+    /* Coincident centroids leave the direction undefined: any axis will do, the LP below
+     * decides (its start point is then common already, or purifies into one). */
+    if (!col_unit_robust(col_sub(cb, ca), &yc)) yc = col_v3(1.0, 0.0, 0.0);
+    double rawc;
+    cg = lpip_check_axis(w, yc, &rawc);
+    if (cg > 0.0) {
+        lpip_axis_exit(out, cache, a->xf, yc, cg, COL_LPIP_EXIT_AXIS);
+        return 1;
+    }
+    if (raw > rawc) lpip_swap_projections(w); /* the cached axis is the better guide: its projections back */
+    return 0;
+}
+
+/* 2. The active set: last frame's weighted points, then the smallest slacks. Returns
+ * whether last frame's points started it (warm). */
+static bool lpip_active_set(lpip_work *w, const lpip_cache *cache, const col_lpip_options *o)
+{
+    bool warm = false;
+    if (cache != NULL && o->warm_start && cache->na > 0 && cache->nb > 0) {
+        for (int k = 0; k < cache->na && k < LPIP_CACHE_K; k++) {
+            int i = cache->ida[k];
+            if (i < 0 || i >= w->m || w->ina[i] || w->ka >= o->active_k) continue;
+            w->ina[i] = 1;
+            w->w0a[w->ka] = cache->wa[k] > 0.0f ? (double)cache->wa[k] : 0.0;
+            w->acta[w->ka++] = i;
+        }
+        for (int k = 0; k < cache->nb && k < LPIP_CACHE_K; k++) {
+            int j = cache->idb[k];
+            if (j < 0 || j >= w->n || w->inb[j] || w->kb >= o->active_k) continue;
+            w->inb[j] = 1;
+            w->w0b[w->kb] = cache->wb[k] > 0.0f ? (double)cache->wb[k] : 0.0;
+            w->actb[w->kb++] = j;
+        }
+        warm = w->ka > 0 && w->kb > 0;
+    }
+    int ka0 = w->ka, kb0 = w->kb;
+    lpip_select(w->pa, w->m, 1.0, -INFINITY, w->ina, w->acta, &w->ka, o->active_k - w->ka);
+    lpip_select(w->pb, w->n, -1.0, -INFINITY, w->inb, w->actb, &w->kb, o->active_k - w->kb);
+    for (int k = ka0; k < w->ka; k++) w->w0a[k] = 0.0;
+    for (int k = kb0; k < w->kb; k++) w->w0b[k] = 0.0;
+    return warm;
+}
+
+/* Steps 3-4 across LPs: how the next LP starts, and the weights behind the answer. */
+typedef struct lpip_lps {
+    bool use_w0, have_y;
+    col_vec3 ylast;
+    const double *xcert; /* the weights behind the answer (for the cache), or NULL */
+} lpip_lps;
+
+/* What an LP's step says: the query is answered (or undecided for good), the active set
+ * grew (a new LP), or go on iterating. */
+enum { LPIP_LP_DONE, LPIP_LP_GREW, LPIP_LP_GO_ON };
+
+/* The LP's dual direction: a proven separating axis ends the query; else the points
+ * that violate it join the active set (a new LP, started from this one's weights). */
+static int lpip_dual_axis(lpip_work *w, lpip_lps *s, col_lpip_outcome *out)
+{
+    col_vec3 y, yd = col_v3(w->lp.pi[0], w->lp.pi[1], w->lp.pi[2]);
+    if (!lpip_unit(yd, &y)) return LPIP_LP_GO_ON;
+    double cg = lpip_check_axis(w, y, NULL);
+    if (cg > 0.0) {
+        lpip_separated(out, y, cg, COL_LPIP_EXIT_SEPARATED);
+        return LPIP_LP_DONE;
+    }
+    int added = lpip_add_violators(w);
+    if (added <= 0) return LPIP_LP_GO_ON;
+    out->info.violators += added;
+    int ka = w->lp.na;
+    for (int k = 0; k < ka; k++) w->w0a[k] = w->lp.x[k];
+    for (int k = 0; k < w->lp.nb; k++) w->w0b[k] = w->lp.x[ka + k];
+    s->use_w0 = true;
+    s->ylast = y;
+    s->have_y = true;
+    return LPIP_LP_GREW;
+}
+
+/* 4. The iterations of one LP, each checked for a separating axis and a common point. */
+static int lpip_iterate(lpip_work *w, lpip_lps *s, double tol, col_lpip_outcome *out)
+{
+    col_lpip_info *info = &out->info;
+    int stalled = 0;
+    for (;;) {
+        if (info->iterations >= COL_LPIP_MAX_ITER || lp_ipm_step(&w->lp) != 0) return LPIP_LP_DONE;
+        info->iterations++;
+        double y1;
+        double gact = lpip_active_gap(&w->lp, &y1);
+        if (gact > LPIP_GACT_REL * y1) {
+            int r = lpip_dual_axis(w, s, out);
+            if (r != LPIP_LP_GO_ON) return r;
+        }
+        double obj = lp_ipm_objective(&w->lp);
+        s->xcert = NULL;
+        /* Every iterate's weights are purified into a common point and checked (the
+         * finishing idea of Mehrotra & Ye, "Finding an interior point in the optimal
+         * face", 1993): deep overlaps are confirmed after one or two iterations, long
+         * before mu phi is small, and near touching the purified point is exact to
+         * rounding where the iterate itself has stalled (~1e-11). */
+        if (lp_ipm_purify(&w->lp, w->lp.dx) == 0 && lpip_confirm(w, w->lp.dx, tol))
+            s->xcert = w->lp.dx;
+        else if (obj <= LPIP_PHI_TOL && lpip_confirm(w, w->lp.x, tol))
+            s->xcert = w->lp.x;
+        if (s->xcert != NULL) {
+            out->answer = COL_LPIP_COLLIDING;
+            info->exit = COL_LPIP_EXIT_COLLIDING;
+            return LPIP_LP_DONE;
+        }
+        /* Converged but not confirmable: the iterates' accuracy has stalled (near
+         * touching the normal equations lose ~all digits); more iterations only
+         * degrade them. */
+        if (obj <= LPIP_PHI_TOL && ++stalled > LPIP_STALL_ITER) return LPIP_LP_DONE;
+    }
+}
+
+/* 3. One LP on the active set: its start point may be common already; else iterate. */
+static int lpip_solve_lp(lpip_work *w, bool warm, lpip_lps *s, col_lpip_outcome *out)
+{
+    col_lpip_info *info = &out->info;
+    lpip_world_points(w);
+    double eta = lpip_build(w);
+    double tol = COL_LPIP_TOUCH_REL * w->L;
+    for (int k = 0; k < w->ka; k++) w->wtmp[k] = w->w0a[k];
+    for (int k = 0; k < w->kb; k++) w->wtmp[w->ka + k] = w->w0b[k];
+    double y0[3] = {s->ylast.x, s->ylast.y, s->ylast.z};
+    double dn = lp_ipm_start(&w->lp, s->use_w0 ? w->wtmp : NULL, LPIP_POINT_THETA, s->have_y ? y0 : NULL, eta);
+    info->solves++;
+    info->active_a = w->ka;
+    info->active_b = w->kb;
+    /* The start point is common already (coincident centroids), or the start weights
+     * purified are (last frame's common point moved a little, warm; a deep overlap,
+     * cold): a collision without iterating. */
+    if (dn * w->L <= 2.0 * tol && lpip_confirm(w, w->lp.x, tol)) {
+        out->answer = COL_LPIP_COLLIDING;
+        info->exit = COL_LPIP_EXIT_CENTROID;
+        s->xcert = w->lp.x;
+        return LPIP_LP_DONE;
+    }
+    if (lp_ipm_purify(&w->lp, w->lp.dx) == 0 && lpip_confirm(w, w->lp.dx, tol)) {
+        out->answer = COL_LPIP_COLLIDING;
+        info->exit = warm && info->solves == 1 ? COL_LPIP_EXIT_WARM_POINT : COL_LPIP_EXIT_START_POINT;
+        s->xcert = w->lp.dx;
+        return LPIP_LP_DONE;
+    }
+    /* The iterations themselves start better centred. */
+    if (s->use_w0) lp_ipm_start(&w->lp, w->wtmp, LPIP_WARM_THETA, s->have_y ? y0 : NULL, eta);
+    return lpip_iterate(w, s, tol, out);
+}
+
+/* 5. What the next frame starts from: the separating axis, and the weighted points. */
+static void lpip_remember(lpip_cache *cache, lpip_work *w, const col_lpip_outcome *out, const double *xcert)
+{
+    if (cache == NULL) return;
+    if (out->answer == COL_LPIP_SEPARATED) {
+        cache->y_local = col_mat3_tmul(&w->A->xf->R, out->axis);
+        cache->has_y = 1;
+    } else {
+        cache->has_y = 0;
+    }
+    if (out->answer != COL_LPIP_UNDECIDED && out->info.solves > 0)
+        lpip_store_weights(cache, w, xcert != NULL ? xcert : w->lp.x);
+    cache->last = out->info;
+}
+
 void col_lpip_decide(void *cache_mem, const col_lpip_set *a, const col_lpip_set *b,
                      const col_lpip_options *opt, col_np_scratch *scratch, col_lpip_outcome *out)
 {
@@ -477,168 +668,15 @@ void col_lpip_decide(void *cache_mem, const col_lpip_set *a, const col_lpip_set 
     memset(out, 0, sizeof *out);
     out->answer = COL_LPIP_UNDECIDED;
     out->info.exit = COL_LPIP_EXIT_UNDECIDED;
-    col_lpip_info *info = &out->info;
 
-    col_vec3 ca = col_xform_point(a->xf, a->centroid), cb = col_xform_point(b->xf, b->centroid);
-    /* 1. The axis test: the cached dual direction (delta_s < 0 exit), then the
-     * centroid direction. The projections on the axis with the larger gap stay in
-     * pa, pb for the active-set selection. */
-    col_vec3 y, yc;
-    double cg, raw = -INFINITY;
-    if (cache != NULL && o.warm_start && cache->has_y && lpip_unit(col_mat3_mul(&a->xf->R, cache->y_local), &y)) {
-        cg = lpip_check_axis(&w, y, &raw);
-        if (cg > 0.0) {
-            lpip_axis_exit(out, cache, a->xf, y, cg, COL_LPIP_EXIT_WARM_PLANE);
-            return;
-        }
-        double *t = w.pa;
-        w.pa = w.qa;
-        w.qa = t;
-        t = w.pb;
-        w.pb = w.qb;
-        w.qb = t;
-    }
-    /* Coincident centroids leave the direction undefined: any axis will do, the LP below
-     * decides (its start point is then common already, or purifies into one). */
-    if (!col_unit_robust(col_sub(cb, ca), &yc)) yc = col_v3(1.0, 0.0, 0.0);
-    double rawc;
-    cg = lpip_check_axis(&w, yc, &rawc);
-    if (cg > 0.0) {
-        lpip_axis_exit(out, cache, a->xf, yc, cg, COL_LPIP_EXIT_AXIS);
-        return;
-    }
-    if (raw > rawc) { /* the cached axis is the better guide: its projections back */
-        double *t = w.pa;
-        w.pa = w.qa;
-        w.qa = t;
-        t = w.pb;
-        w.pb = w.qb;
-        w.qb = t;
-    } else {
-        y = yc;
-    }
-
-    /* 2. The active set: last frame's weighted points, then the smallest slacks. */
-    bool warm = false;
-    if (cache != NULL && o.warm_start && cache->na > 0 && cache->nb > 0) {
-        for (int k = 0; k < cache->na && k < LPIP_CACHE_K; k++) {
-            int i = cache->ida[k];
-            if (i < 0 || i >= w.m || w.ina[i] || w.ka >= o.active_k) continue;
-            w.ina[i] = 1;
-            w.w0a[w.ka] = cache->wa[k] > 0.0f ? (double)cache->wa[k] : 0.0;
-            w.acta[w.ka++] = i;
-        }
-        for (int k = 0; k < cache->nb && k < LPIP_CACHE_K; k++) {
-            int j = cache->idb[k];
-            if (j < 0 || j >= w.n || w.inb[j] || w.kb >= o.active_k) continue;
-            w.inb[j] = 1;
-            w.w0b[w.kb] = cache->wb[k] > 0.0f ? (double)cache->wb[k] : 0.0;
-            w.actb[w.kb++] = j;
-        }
-        warm = w.ka > 0 && w.kb > 0;
-    }
-    int ka0 = w.ka, kb0 = w.kb;
-    lpip_select(w.pa, w.m, 1.0, -INFINITY, w.ina, w.acta, &w.ka, o.active_k - w.ka);
-    lpip_select(w.pb, w.n, -1.0, -INFINITY, w.inb, w.actb, &w.kb, o.active_k - w.kb);
-    for (int k = ka0; k < w.ka; k++) w.w0a[k] = 0.0;
-    for (int k = kb0; k < w.kb; k++) w.w0b[k] = 0.0;
-    info->warm = warm;
-
+    if (lpip_axis_test(&w, cache, &o, out)) return;
+    bool warm = lpip_active_set(&w, cache, &o);
+    out->info.warm = warm;
     /* 3-4. LPs on the active set, growing it with violators. */
-    bool use_w0 = warm, have_y = false;
-    const double *xcert = NULL; /* the weights behind the answer (for the cache) */
-    col_vec3 ylast = col_v3(0.0, 0.0, 0.0);
-    for (;;) {
-        lpip_world_points(&w);
-        double eta = lpip_build(&w);
-        double tol = COL_LPIP_TOUCH_REL * w.L;
-        for (int k = 0; k < w.ka; k++) w.wtmp[k] = w.w0a[k];
-        for (int k = 0; k < w.kb; k++) w.wtmp[w.ka + k] = w.w0b[k];
-        double y0[3] = {ylast.x, ylast.y, ylast.z};
-        double dn = lp_ipm_start(&w.lp, use_w0 ? w.wtmp : NULL, LPIP_POINT_THETA, have_y ? y0 : NULL, eta);
-        info->solves++;
-        info->active_a = w.ka;
-        info->active_b = w.kb;
-        /* The start point is common already (coincident centroids), or the start
-         * weights purified are (last frame's common point moved a little, warm; a deep
-         * overlap, cold): a collision without iterating. */
-        if (dn * w.L <= 2.0 * tol && lpip_confirm(&w, w.lp.x, tol)) {
-            out->answer = COL_LPIP_COLLIDING;
-            info->exit = COL_LPIP_EXIT_CENTROID;
-            xcert = w.lp.x;
-            goto done_lp;
-        }
-        if (lp_ipm_purify(&w.lp, w.lp.dx) == 0 && lpip_confirm(&w, w.lp.dx, tol)) {
-            out->answer = COL_LPIP_COLLIDING;
-            info->exit = warm && info->solves == 1 ? COL_LPIP_EXIT_WARM_POINT : COL_LPIP_EXIT_START_POINT;
-            xcert = w.lp.dx;
-            goto done_lp;
-        }
-        /* The iterations themselves start better centred. */
-        if (use_w0) lp_ipm_start(&w.lp, w.wtmp, LPIP_WARM_THETA, have_y ? y0 : NULL, eta);
-        int grew = 0, stalled = 0;
-        while (!grew) {
-            if (info->iterations >= COL_LPIP_MAX_ITER || lp_ipm_step(&w.lp) != 0) goto done_lp;
-            info->iterations++;
-            double y1;
-            double gact = lpip_active_gap(&w.lp, &y1);
-            if (gact > LPIP_GACT_REL * y1) {
-                col_vec3 yd = col_v3(w.lp.pi[0], w.lp.pi[1], w.lp.pi[2]);
-                if (lpip_unit(yd, &y)) {
-                    cg = lpip_check_axis(&w, y, NULL);
-                    if (cg > 0.0) {
-                        lpip_separated(out, y, cg, COL_LPIP_EXIT_SEPARATED);
-                        goto done_lp;
-                    }
-                    int added = lpip_add_violators(&w);
-                    if (added > 0) {
-                        info->violators += added;
-                        int ka = w.lp.na;
-                        for (int k = 0; k < ka; k++) w.w0a[k] = w.lp.x[k];
-                        for (int k = 0; k < w.lp.nb; k++) w.w0b[k] = w.lp.x[ka + k];
-                        use_w0 = true;
-                        ylast = y;
-                        have_y = true;
-                        grew = 1;
-                        continue;
-                    }
-                }
-            }
-            double obj = lp_ipm_objective(&w.lp);
-            xcert = NULL;
-            /* Every iterate's weights are purified into a common point and checked (the
-             * finishing idea of Mehrotra & Ye, "Finding an interior point in the optimal
-             * face", 1993): deep overlaps are confirmed after one or two iterations, long
-             * before mu phi is small, and near touching the purified point is exact to
-             * rounding where the iterate itself has stalled (~1e-11). */
-            if (lp_ipm_purify(&w.lp, w.lp.dx) == 0 && lpip_confirm(&w, w.lp.dx, tol))
-                xcert = w.lp.dx;
-            else if (obj <= LPIP_PHI_TOL && lpip_confirm(&w, w.lp.x, tol))
-                xcert = w.lp.x;
-            if (xcert != NULL) {
-                out->answer = COL_LPIP_COLLIDING;
-                info->exit = COL_LPIP_EXIT_COLLIDING;
-                goto done_lp;
-            }
-            /* Converged but not confirmable: the iterates' accuracy has stalled (near
-             * touching the normal equations lose ~all digits); more iterations only
-             * degrade them. */
-            if (obj <= LPIP_PHI_TOL && ++stalled > LPIP_STALL_ITER) goto done_lp;
-        }
-    }
-
-done_lp:
-    if (cache != NULL) {
-        if (out->answer == COL_LPIP_SEPARATED) {
-            cache->y_local = col_mat3_tmul(&a->xf->R, out->axis);
-            cache->has_y = 1;
-        } else {
-            cache->has_y = 0;
-        }
-        if (out->answer != COL_LPIP_UNDECIDED && info->solves > 0)
-            lpip_store_weights(cache, &w, xcert != NULL ? xcert : w.lp.x);
-        cache->last = *info;
-    }
+    lpip_lps s = {warm, false, col_v3(0.0, 0.0, 0.0), NULL};
+    while (lpip_solve_lp(&w, warm, &s, out) == LPIP_LP_GREW)
+        continue; /* the active set grew: a new LP */
+    lpip_remember(cache, &w, out, s.xcert);
 }
 
 /* ---- the backend ---- */
@@ -648,12 +686,6 @@ static void lpip_cache_init(void *cache, const col_hull *a, const col_hull *b)
     (void)a;
     (void)b;
     col_lpip_cache_reset(cache);
-}
-
-/* Plain values only: nothing to free (the world calls it on every backend). */
-static void lpip_cache_release(void *cache)
-{
-    (void)cache;
 }
 
 /* The larger of our own need and the reference fallback's (which reuses the whole
@@ -703,7 +735,7 @@ void col_lpip_query_ex(void *cache, const col_hull *a, const col_xform *xa, cons
         /* The last-resort exact decision (counted): the scratch is large enough for it
          * (lpip_scratch_need). The reference has its own cache layout: none here. */
         int it = out->iterations;
-        col_np_reference.query(NULL, a, xa, b, xb, scratch, out);
+        col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, scratch, out);
         out->iterations = it;
         out->fallbacks = 1;
         if (cache != NULL) {
@@ -719,9 +751,13 @@ void col_lpip_query_ex(void *cache, const col_hull *a, const col_xform *xa, cons
     if (info != NULL) *info = oc.info;
 }
 
-static void lpip_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                       const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+/* No shape data: da and db are ignored. */
+static void lpip_query(void *cache, const col_hull *a, const void *da, const col_xform *xa,
+                       const col_hull *b, const void *db, const col_xform *xb, col_np_scratch *scratch,
+                       col_np_result *out)
 {
+    (void)da;
+    (void)db;
     col_lpip_query_ex(cache, a, xa, b, xb, NULL, scratch, out, NULL);
 }
 
@@ -729,7 +765,6 @@ const col_np_backend col_np_lpip = {
     .name = "lpip",
     .cache_size = sizeof(lpip_cache),
     .cache_init = lpip_cache_init,
-    .cache_release = lpip_cache_release,
     .scratch_need = lpip_scratch_need,
     .query = lpip_query,
 };

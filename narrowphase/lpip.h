@@ -2,8 +2,8 @@
 /* The "lpip" narrow phase: collision as a 5-row linear program solved by a primal-dual
  * interior-point method (Akgunduz, Banerjee & Mehrotra, J. Computing and Information
  * Science in Engineering 5(1), 2005; the LP and its solver are in lp_ipm.h), with
- * coherence, an active set, certificates, and the paper's inter-frame swept hulls
- * (section 5). docs/lpip.md describes the method and its deviations from the paper.
+ * coherence, an active set and certificates. docs/lpip.md describes the method and its
+ * deviations from the paper.
  *
  * The important parts:
  * - col_lpip_decide: the decision for two point sets (local points under a pose). An
@@ -15,8 +15,8 @@
  *   then asks the reference; the inter-frame test answers conservatively).
  * - The backend col_np_lpip (backend.h) and col_lpip_query_ex, the same query with
  *   options and the per-query statistics that bench/lpip_stats and the tests read.
- * - col_lpip_sweep: the inter-frame test of two bodies given their poses at two
- *   instants (lpip_sweep.c).
+ * - The paper's inter-frame test with swept hulls (its section 5) is continuous
+ *   collision, on the ccd/ floor: ccd/lpip_sweep.h, which calls col_lpip_decide.
  * Limits: at most COL_LPIP_ACTIVE_K points per body in the first LP (more are added
  * only as violators); COL_LPIP_MAX_ITER iterations over all LPs of one query. */
 #ifndef COLIBRI_NARROWPHASE_LPIP_H
@@ -114,34 +114,5 @@ void col_lpip_decide(void *cache, const col_lpip_set *a, const col_lpip_set *b,
 void col_lpip_query_ex(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
                        const col_xform *xb, const col_lpip_options *opt, col_np_scratch *scratch,
                        col_np_result *out, col_lpip_info *info);
-
-/* ---- inter-frame test (lpip_sweep.c; docs/lpip.md "Inter-frame collision") ---- */
-
-typedef struct col_lpip_sweep_result {
-    bool may_touch;     /* the relative swept volume (inflated) meets A */
-    bool exact;         /* no rotation: the swept hull is B's exact relative sweep */
-    bool undecided;     /* the solver could not decide: may_touch is true to stay safe */
-    double inflation;   /* bulge bound added for rotation, length units (0 when exact) */
-    int iterations;     /* interior-point iterations, all LPs */
-    int points;         /* swept points used (the partial extension keeps fewer) */
-} col_lpip_sweep_result;
-
-/* An upper bound on the angle (in [0, pi], radians) of the rotation r1 r0^T, exactly 0
- * when r0 == r1. Uses sqrt only (no libm trigonometry: decisions stay bit-identical
- * across platforms). */
-double col_lpip_angle_bound(const col_mat3 *r0, const col_mat3 *r1);
-
-/* Scratch bytes col_lpip_sweep needs for these two hulls. */
-size_t col_lpip_sweep_scratch_bytes(const col_hull *a, const col_hull *b);
-
-/* Could A and B have touched while moving from poses (xa0, xb0) to (xa1, xb1), each by
- * a straight translation at constant velocity plus a rotation about a fixed axis at a
- * constant rate through the smaller angle (<= pi) between its two orientations? Sweeps
- * B's motion RELATIVE to A, in A's frame: conservative (never misses a contact of such
- * a motion), exact without rotation. partial: with pure translation, the partial
- * extension of the paper's eq. 35 (only the points facing the motion are duplicated). */
-void col_lpip_sweep(const col_hull *a, const col_xform *xa0, const col_xform *xa1,
-                    const col_hull *b, const col_xform *xb0, const col_xform *xb1, bool partial,
-                    col_np_scratch *scratch, col_lpip_sweep_result *out);
 
 #endif

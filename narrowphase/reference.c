@@ -9,8 +9,8 @@
  * pairs whose arcs on the Gauss map cross (the arc of e_a spans the normals of the two
  * faces beside e_a; the arc of e_b likewise, negated because B enters with a minus
  * sign). D. Gregorius, "The Separating Axis Test between Convex Polyhedra", GDC 2013;
- * the Minkowski-face test below is his IsMinkowskiFace, relaxed by a tolerance. See
- * ALGORITHMS.md sections 0 and 8.
+ * the Minkowski-face test below is his IsMinkowskiFace, relaxed by a tolerance. What
+ * "colliding" means (touching counts): docs/scenes.md.
  *
  * Exactness rules (the point of this backend):
  * - Every candidate axis n is judged by a FULL projection of all world vertices of both
@@ -456,14 +456,6 @@ static void ref_cache_init(void *cache, const col_hull *a, const col_hull *b)
     memset(cache, 0, sizeof(ref_cache));
 }
 
-/* The cache holds plain values only (an axis and feature indices, no pointers, no
- * memory of its own), so there is nothing to free; the function exists because the
- * world calls cache_release on every backend when a pair leaves the broad phase. */
-static void ref_cache_release(void *cache)
-{
-    (void)cache;
-}
-
 /* The axis of a cached feature at the current poses (0 if none or out of range). */
 static int ref_cached_axis(const ref_work *w, const ref_cache *c, const col_xform *xa,
                            col_vec3 *out)
@@ -534,9 +526,13 @@ static int ref_consider(ref_search *st, const ref_eval *e, int kind, int i, int 
     return 0;
 }
 
-static void ref_query(void *cache_mem, const col_hull *a, const col_xform *xa, const col_hull *b,
-                      const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+/* No shape data: da and db are ignored. */
+static void ref_query(void *cache_mem, const col_hull *a, const void *da, const col_xform *xa,
+                      const col_hull *b, const void *db, const col_xform *xb, col_np_scratch *scratch,
+                      col_np_result *out)
 {
+    (void)da;
+    (void)db;
     ref_cache *cache = cache_mem;
     ref_work w;
     assert(scratch->size >= ref_scratch_need(col_np_counts_of(a), col_np_counts_of(b)));
@@ -614,10 +610,9 @@ static void ref_query(void *cache_mem, const col_hull *a, const col_xform *xa, c
 }
 
 const col_np_backend col_np_reference = {
-    "reference",
-    sizeof(ref_cache),
-    ref_cache_init,
-    ref_cache_release,
-    ref_scratch_need,
-    ref_query,
+    .name = "reference",
+    .cache_size = sizeof(ref_cache),
+    .cache_init = ref_cache_init,
+    .scratch_need = ref_scratch_need,
+    .query = ref_query,
 };

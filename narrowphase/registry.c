@@ -19,9 +19,3 @@ const col_np_backend *col_np_backend_get(col_backend kind)
     }
     return NULL;
 }
-
-const col_np_shape_ops *col_np_shape_ops_get(const col_np_backend *be)
-{
-    if (be == &col_np_sepvec) return &col_np_sepvec_shape_ops;
-    return NULL;
-}

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* The separating-vector backend: Chung & Wang, "Quick collision detection of polytopes
  * in virtual environments" (VRST 1996), made exact. See sepvec.h for the parts and
- * ALGORITHMS.md section 1 for the failure modes of public code this avoids.
+ * docs/sepvec.md for the failure modes of published implementations this avoids.
  *
  * Convention: S separates when max_{a in A} S.a < min_{b in B} S.b. A step takes the
  * support pair p = argmax S.a, q = argmin S.b and m = q - p; the gap along S is S.m.
@@ -12,7 +12,7 @@
  *    the polygon of step 5, as GJK restarts from its last simplex.
  * 1. S: the pair's cached direction (the paper's temporal coherence: last frame's
  *    separating vector), else the centroid difference; supports by hill climbing from the
- *    cached vertices or the shape's direction table (support.h).
+ *    cached vertices or the shape's direction table (sepvec_support.h).
  * 2. A gap above its error bound (sv_err_unit) proves separation (the paper's lemma 1).
  *    A gap within that bound is decided by a full projection of both hulls along S.
  * 3. q = p (a shared vertex) proves collision.
@@ -22,11 +22,11 @@
  *    hemisphere test (lemma 4). A timestamped table finds repeats (paper, section 5; our
  *    table is per worker scratch, keyed by the vertex pair, stamped per query).
  * 5. The pair's r = m / |m| clips the spherical polygon of possible separators
- *    (sphere_poly.h: the paper's FindSeparatePlane). Empty polygon: collision, once a
+ *    (sepvec_sphere_poly.h: the paper's FindSeparatePlane). Empty polygon: collision, once a
  *    tetrahedron of recorded m's is proven to hold the origin; else the reference.
  * 6. Next S: the reflection S <- S - 2 (r.S) r (paper, eq. 2). When r is nearly
  *    perpendicular to S (|r.S| < graze, a grazing step: the reflection would crawl and
- *    near a gap within rounding it 2-cycles, ALGORITHMS.md section 1) or after
+ *    near a gap within rounding it 2-cycles, docs/sepvec.md) or after
  *    reflect_max reflections, the search takes Hornus' polygon-centre direction instead
  *    (Hornus, CAD 2017), which shrinks the polygon every step. */
 #include "narrowphase/sepvec.h"
@@ -38,8 +38,8 @@
 #include <string.h>
 
 #include "narrowphase/certify.h"
-#include "narrowphase/dk_hierarchy.h"
-#include "narrowphase/sphere_poly.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
+#include "narrowphase/sepvec_sphere_poly.h"
 
 #define SV_MAX_STEPS 256
 #define SV_POLY_CAP (SV_MAX_STEPS + 8)
@@ -111,12 +111,6 @@ static void sv_cache_init(void *cache, const col_hull *a, const col_hull *b)
     memset(cache, 0, sizeof(sv_cache));
 }
 
-/* The cache holds plain values (a direction and vertex indices): nothing to free. */
-static void sv_cache_release(void *cache)
-{
-    (void)cache;
-}
-
 /* ---- the per-query context ---- */
 
 typedef struct sv_ctx {
@@ -174,7 +168,7 @@ static int sv_exact_supports(const sv_ctx *c, col_vec3 s, int *ia, int *ib)
 
 /* One support query. near: the direction is last frame's (the first step of a warm
  * query), so a climb from the cached vertex alone is cheapest; later steps' directions
- * jump (reflections), so the table's start competes with the hint (support.h). */
+ * jump (reflections), so the table's start competes with the hint (sepvec_support.h). */
 static int sv_support(const sv_ctx *c, const col_hull *h, const col_support_data *sd,
                       col_vec3 d, int hint, int near)
 {
@@ -182,7 +176,7 @@ static int sv_support(const sv_ctx *c, const col_hull *h, const col_support_data
     if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) {
         st->queries++;
         st->evals += h->vertex_count;
-        return col_support_scan(h, d);
+        return col_hull_support_scan(h, d);
     }
     if (c->opt != NULL) {
         if (c->opt->cold_dk && hint < 0 && sd != NULL && sd->dk_off != 0)
@@ -251,7 +245,7 @@ static void sv_reference(const sv_ctx *c, sv_cache *cache, col_np_scratch *scrat
     sub.mem = (unsigned char *)scratch->mem + own;
     sub.size = scratch->size - own;
     col_np_result r;
-    col_np_reference.query(NULL, c->a, c->xa, c->b, c->xb, &sub, &r);
+    col_np_reference.query(NULL, c->a, NULL, c->xa, c->b, NULL, c->xb, &sub, &r);
     out->fallbacks++;
     c->info->fallback = reason;
     if (r.colliding) {
@@ -310,12 +304,363 @@ static sv_slot *sv_lookup(sv_work *w, uint64_t stamp, int ia, int ib, int *found
     return NULL; /* unreachable: at most SV_MAX_STEPS entries in SV_HASH slots */
 }
 
-/* ---- the query ---- */
+/* ---- the search: the query's steps ---- */
 
 static int sv_same_point(col_vec3 p, col_vec3 q)
 {
     return p.x == q.x && p.y == q.y && p.z == q.z;
 }
+
+/* One query's search state (the steps below share it). */
+typedef struct sv_search {
+    sv_ctx *c;
+    sv_cache *cache;         /* may be NULL */
+    col_np_scratch *scratch;
+    col_np_result *out;
+    sv_work *w;
+    uint64_t stamp;          /* this query's stamp in the visited table */
+    col_sphpoly poly;        /* the directions that may still separate */
+    col_vec3 s;              /* the current direction, unit */
+    col_vec3 P, Q;           /* this step's support points, world: A's along s, B's along -s */
+    col_vec3 m;              /* Q - P */
+    double g, err;           /* the gap s.Q - s.P and its error bound */
+    double ml;               /* |m| */
+    double graze;
+    int reflect_max;
+    int nrec;                /* vertex pairs recorded in w */
+    int hornus;              /* the directions come from the polygon (Hornus) */
+    int s_is_witness;        /* s is a witness of the polygon, not a reflection */
+    int ia, ib;              /* this step's support vertices */
+    int prev_a, prev_b;      /* the last step's */
+} sv_search;
+
+/* What a step says: go on to the next step of this iteration, the query is answered, or
+ * start the next iteration. */
+enum { SV_GO_ON = 0, SV_DONE = 1, SV_NEXT = 2 };
+
+static void sv_search_reference(sv_search *q, int reason)
+{
+    sv_reference(q->c, q->cache, q->scratch, q->out, q->s, q->ia, q->ib, reason);
+}
+
+/* "Colliding": A's vertex pa and B's vertex qb are the same world point. */
+static void sv_shared(sv_search *q, int pa, int qb)
+{
+    int wa[4] = {pa, pa, pa, pa}, wb[4] = {qb, qb, qb, qb};
+    sv_colliding(q->c, q->cache, q->out, q->s, q->ia, q->ib, wa, wb, COL_SV_SHARED_VERTEX);
+}
+
+/* The start: the cached direction and vertices, else the centroid difference. Returns 1
+ * when last frame's tetrahedron still proves the collision (answered). */
+static int sv_start(sv_ctx *c, const sv_cache *cache, col_np_result *out, col_vec3 *start)
+{
+    col_sepvec_info *info = c->info;
+    col_vec3 s = col_v3(0, 0, 0);
+    c->hint_a = c->hint_b = -1;
+    if (cache != NULL && cache->state != SV_NONE) {
+        if (cache->state == SV_COLLIDING_CERT && sv_warm_tetra(c, cache)) {
+            out->iterations = info->steps = 1;
+            info->warm = 1;
+            info->outcome = COL_SV_WARM_TETRA;
+            return 1;
+        }
+        s = cache->s_world;
+        if (cache->va >= 0 && cache->va < c->a->vertex_count) c->hint_a = cache->va;
+        if (cache->vb >= 0 && cache->vb < c->b->vertex_count) c->hint_b = cache->vb;
+        info->warm = 1;
+    }
+    double sl = col_len(s);
+    if (!(sl > 0.0) || !isfinite(sl)) {
+        s = col_sub(col_xform_point(c->xb, c->b->centroid), col_xform_point(c->xa, c->a->centroid));
+        sl = col_len(s);
+        if (!(sl > 0.0) || !isfinite(sl)) {
+            s = col_v3(1.0, 0.0, 0.0);
+            sl = 1.0;
+        }
+        info->warm = 0;
+    }
+    *start = col_scale(s, 1.0 / sl);
+    c->near = info->warm;
+    return 0;
+}
+
+/* The work area (the visited table is cleared only on first use: stamps) and an empty
+ * polygon in it. */
+static void sv_search_init(sv_search *q)
+{
+    sv_work *w = sv_work_of(q->scratch);
+    if (w->magic != SV_MAGIC) {
+        memset(w->table, 0, sizeof w->table);
+        w->magic = SV_MAGIC;
+        w->stamp = 0;
+    }
+    q->w = w;
+    q->stamp = ++w->stamp;
+    q->poly.n = 0;
+    q->poly.cap = SV_POLY_CAP;
+    q->poly.v = w->pv[0];
+    q->poly.e = w->pe[0];
+    q->poly.tv = w->pv[1];
+    q->poly.te = w->pe[1];
+    q->nrec = q->hornus = q->s_is_witness = q->ia = q->ib = 0;
+    q->prev_a = q->prev_b = -1;
+}
+
+static void sv_mark(sv_slot *slot, uint64_t stamp, int ia, int ib, int step)
+{
+    slot->stamp = stamp;
+    slot->ia = ia;
+    slot->ib = ib;
+    slot->step = step;
+}
+
+/* Records the vertex pair (ia, ib), world points P and Q, m = Q - P, ml = |m| > 0, as the
+ * next constraint; returns its id. */
+static int sv_record(sv_search *q, int ia, int ib, col_vec3 P, col_vec3 Q, col_vec3 m, double ml)
+{
+    sv_work *w = q->w;
+    int id = q->nrec++;
+    w->ia[id] = ia;
+    w->ib[id] = ib;
+    w->P[id] = P;
+    w->Q[id] = Q;
+    w->m[id] = m;
+    w->r[id] = col_scale(m, 1.0 / ml);
+    return id;
+}
+
+/* A pair that collided last frame: its four vertex pairs no longer prove it, but they
+ * are points of B - A all the same and usually near the origin's side: they start the
+ * polygon (as GJK starts from its last simplex). */
+static void sv_seed(sv_search *q)
+{
+    const sv_ctx *c = q->c;
+    const sv_cache *cache = q->cache;
+    if (cache == NULL || cache->state != SV_COLLIDING_CERT) return;
+    for (int k = 0; k < 4; k++) {
+        int pa = cache->wa[k], qb = cache->wb[k], found;
+        if (pa < 0 || pa >= c->a->vertex_count || qb < 0 || qb >= c->b->vertex_count) break;
+        sv_slot *slot = sv_lookup(q->w, q->stamp, pa, qb, &found);
+        if (found || slot == NULL) continue;
+        col_vec3 P = col_xform_point(c->xa, c->a->vertices[pa]), Q = col_xform_point(c->xb, c->b->vertices[qb]);
+        col_vec3 m = col_sub(Q, P);
+        double ml = col_len(m);
+        if (!(ml > 0.0)) continue; /* shared points were caught by sv_warm_tetra */
+        sv_mark(slot, q->stamp, pa, qb, -2);
+        int id = sv_record(q, pa, qb, P, Q, m, ml);
+        if (col_sphpoly_clip(&q->poly, q->w->r[id], id, NULL) != COL_SPHPOLY_KEPT) {
+            q->poly.n = 0; /* emptied by rounding alone: start over without seeds */
+            q->nrec = 0;
+            q->stamp = ++q->w->stamp;
+            break;
+        }
+    }
+}
+
+/* The step's support points in the world frame. */
+static void sv_points(sv_search *q)
+{
+    const sv_ctx *c = q->c;
+    q->P = col_xform_point(c->xa, c->a->vertices[q->ia]);
+    q->Q = col_xform_point(c->xb, c->b->vertices[q->ib]);
+}
+
+/* The support points of (ia, ib), their gap along s and its bound. SV_DONE: they are
+ * one point (answered "colliding"). */
+static int sv_measure(sv_search *q)
+{
+    sv_points(q);
+    if (sv_same_point(q->P, q->Q)) {
+        sv_shared(q, q->ia, q->ib);
+        return SV_DONE;
+    }
+    q->g = col_dot(q->s, q->Q) - col_dot(q->s, q->P);
+    q->err = q->c->err_unit + 2.0 * DBL_EPSILON * fabs(q->g);
+    return SV_GO_ON;
+}
+
+/* The supports along s; a gap beyond its bound separates once the supports are proven
+ * exact (a climb can stop short). */
+static int sv_step_supports(sv_search *q)
+{
+    sv_ctx *c = q->c;
+    q->ia = sv_support(c, c->a, c->da, col_mat3_tmul(&c->xa->R, q->s), c->hint_a, c->near);
+    q->ib = sv_support(c, c->b, c->db, col_neg(col_mat3_tmul(&c->xb->R, q->s)), c->hint_b, c->near);
+    c->hint_a = q->ia;
+    c->hint_b = q->ib;
+    c->near = 0;
+    if (sv_measure(q) == SV_DONE) return SV_DONE;
+    if (q->g > q->err && sv_exact_supports(c, q->s, &q->ia, &q->ib)) {
+        /* The climb stopped short: go on from the true supports. */
+        c->info->climb_misses++;
+        c->hint_a = q->ia;
+        c->hint_b = q->ib;
+        if (sv_measure(q) == SV_DONE) return SV_DONE;
+    }
+    if (q->g > q->err) {
+        /* The same pair as the step before: the situation of lemma 3 (after the
+         * reflection on m, S.m = -S_old.m > 0), confirmed by the gap. */
+        c->info->lemma3 += q->ia == q->prev_a && q->ib == q->prev_b;
+        sv_separated(c, q->cache, q->out, q->s, q->g - q->err, q->ia, q->ib, COL_SV_SEPARATED);
+        return SV_DONE;
+    }
+    q->prev_a = q->ia;
+    q->prev_b = q->ib;
+    return SV_GO_ON;
+}
+
+/* A gap within the bound of zero: decide along s against every vertex (certify.h: the
+ * world vertices relative to a centre, so the bound scales with the pair's extent, not
+ * with its distance from the origin). */
+static int sv_step_near_zero(sv_search *q)
+{
+    if (!(q->g > -q->err)) return SV_GO_ON;
+    sv_ctx *c = q->c;
+    col_np_gap gp = col_np_gap_world(c->a, c->xa, c->b, c->xb, q->s);
+    c->info->full_projections++;
+    if (gp.certified > 0.0) {
+        sv_separated(c, q->cache, q->out, q->s, gp.certified, gp.ia, gp.ib, COL_SV_SEPARATED_PROJ);
+        return SV_DONE;
+    }
+    if (gp.raw + gp.bound >= 0.0) {
+        sv_search_reference(q, COL_SV_AMBIGUOUS_GAP);
+        return SV_DONE;
+    }
+    /* S does not separate: go on with the true support pair. */
+    q->ia = c->hint_a = gp.ia;
+    q->ib = c->hint_b = gp.ib;
+    sv_points(q);
+    q->g = gp.raw;
+    if (sv_same_point(q->P, q->Q)) {
+        sv_shared(q, q->ia, q->ib);
+        return SV_DONE;
+    }
+    return SV_GO_ON;
+}
+
+/* s moves to a witness of the polygon (Hornus' average direction). Returns 0 when there
+ * is none (the reference has decided then). */
+static int sv_to_witness(sv_search *q)
+{
+    col_vec3 wv;
+    if (!col_sphpoly_witness(&q->poly, q->w->r, &wv)) {
+        sv_search_reference(q, COL_SV_NO_WITNESS);
+        return 0;
+    }
+    q->s = wv;
+    q->s_is_witness = 1;
+    return 1;
+}
+
+/* Repeats: lemmas 3 and 4. A new pair is marked as seen at this step. */
+static int sv_step_repeat(sv_search *q, int step)
+{
+    int found;
+    sv_slot *slot = sv_lookup(q->w, q->stamp, q->ia, q->ib, &found);
+    if (found) {
+        if (q->s_is_witness) {
+            /* The witness has w.r_k > 0 for every recorded pair: a recorded pair
+             * cannot come back with a negative gap except by rounding. */
+            sv_search_reference(q, COL_SV_REPEAT_AT_WITNESS);
+            return SV_DONE;
+        }
+        if (slot->step == step - 1) {
+            /* Lemma 3: after the reflection on this pair S.m > 0 exactly, so a
+             * repeat without a proven gap is rounding. */
+            sv_search_reference(q, COL_SV_LEMMA3_ROUNDING);
+            return SV_DONE;
+        }
+        /* Lemma 4: continue from the witness of the hemisphere test. */
+        q->c->info->lemma4++;
+        return sv_to_witness(q) ? SV_NEXT : SV_DONE;
+    }
+    if (slot == NULL) {
+        sv_search_reference(q, COL_SV_STEP_CAP);
+        return SV_DONE;
+    }
+    sv_mark(slot, q->stamp, q->ia, q->ib, step);
+    return SV_GO_ON;
+}
+
+/* Record the pair and clip the polygon of possible separators: an empty polygon is a
+ * collision once four recorded pairs prove it. */
+static int sv_step_record(sv_search *q)
+{
+    sv_work *w = q->w;
+    q->m = col_sub(q->Q, q->P);
+    q->ml = col_len(q->m);
+    int id = sv_record(q, q->ia, q->ib, q->P, q->Q, q->m, q->ml);
+    /* A vertex of B met earlier as a vertex of A (or the reverse) is a shared point. */
+    for (int k = 0; k < id; k++)
+        if (sv_same_point(q->Q, w->P[k]) || sv_same_point(q->P, w->Q[k])) {
+            int pa = sv_same_point(q->Q, w->P[k]) ? w->ia[k] : q->ia;
+            int qb = sv_same_point(q->Q, w->P[k]) ? q->ib : w->ib[k];
+            sv_shared(q, pa, qb);
+            return SV_DONE;
+        }
+    int removed;
+    int cr = col_sphpoly_clip(&q->poly, w->r[id], id, &removed);
+    if (cr == COL_SPHPOLY_EMPTY) {
+        int t[4];
+        if (col_sphpoly_certify(&q->poly, w->m, id, t)) {
+            int wa[4], wb[4];
+            for (int k = 0; k < 4; k++) {
+                wa[k] = w->ia[t[k]];
+                wb[k] = w->ib[t[k]];
+            }
+            sv_colliding(q->c, q->cache, q->out, q->s, q->ia, q->ib, wa, wb, COL_SV_TETRA);
+            return SV_DONE;
+        }
+        sv_search_reference(q, COL_SV_AMBIGUOUS_HEMI);
+        return SV_DONE;
+    }
+    if (cr == COL_SPHPOLY_FULL || (q->s_is_witness && !removed)) {
+        /* A witness lies strictly inside, and S.m < 0 must cut it off: a clip that
+         * removes nothing is rounding (Hornus: treated as empty). */
+        sv_search_reference(q, cr == COL_SPHPOLY_FULL ? COL_SV_POLY_FULL : COL_SV_AMBIGUOUS_HEMI);
+        return SV_DONE;
+    }
+    return SV_GO_ON;
+}
+
+/* Next direction: the paper's reflection, or the polygon's witness once grazing or after
+ * reflect_max reflections. */
+static int sv_step_next(sv_search *q)
+{
+    col_sepvec_info *info = q->c->info;
+    if (!q->hornus) {
+        double rs = q->g / q->ml; /* r.S with |S| = 1 (g < 0 here) */
+        if (-rs < q->graze) {
+            q->hornus = 1;
+            info->mode_switch = COL_SV_GRAZING;
+        } else if (info->reflections >= q->reflect_max) {
+            q->hornus = 1;
+            info->mode_switch = COL_SV_REFLECT_CAP;
+        } else {
+            /* The paper's eq. 2, S - 2 (r.S) r, renormalised (only the direction
+             * matters, and the error bound assumes |S| = 1). */
+            double k = 2.0 * col_dot(q->s, q->m) / (q->ml * q->ml);
+            col_vec3 s2 = col_sub(q->s, col_scale(q->m, k));
+            double l2 = col_len(s2);
+            if (!(l2 > 0.0) || !isfinite(l2)) {
+                q->hornus = 1;
+                info->mode_switch = COL_SV_GRAZING;
+            } else {
+                q->s = col_scale(s2, 1.0 / l2);
+                info->reflections++;
+                q->s_is_witness = 0;
+            }
+        }
+        if (q->hornus) q->out->fallbacks++;
+    }
+    if (q->hornus) {
+        if (!sv_to_witness(q)) return SV_DONE;
+        info->hornus_steps++;
+    }
+    return SV_GO_ON;
+}
+
+/* ---- the query ---- */
 
 void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
                          const col_xform *xa, const col_hull *b, const void *db_mem,
@@ -343,8 +688,6 @@ void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
     c.opt = opt;
     c.info = info;
     c.err_unit = sv_err_unit(&c);
-    double graze = opt != NULL && opt->graze > 0.0 ? opt->graze : COL_SV_GRAZE;
-    int reflect_max = opt != NULL && opt->reflect_max > 0 ? opt->reflect_max : COL_SV_REFLECT_MAX;
 
     /* Same hull at the same pose: every vertex is shared. */
     if (a == b && sv_xform_equal(xa, xb)) {
@@ -352,267 +695,26 @@ void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
         return;
     }
 
-    /* Start: the cached direction and vertices, else the centroid difference. */
-    col_vec3 s = col_v3(0, 0, 0);
-    c.hint_a = c.hint_b = -1;
-    if (cache != NULL && cache->state != SV_NONE) {
-        if (cache->state == SV_COLLIDING_CERT && sv_warm_tetra(&c, cache)) {
-            out->iterations = info->steps = 1;
-            info->warm = 1;
-            info->outcome = COL_SV_WARM_TETRA;
-            return;
-        }
-        s = cache->s_world;
-        if (cache->va >= 0 && cache->va < a->vertex_count) c.hint_a = cache->va;
-        if (cache->vb >= 0 && cache->vb < b->vertex_count) c.hint_b = cache->vb;
-        info->warm = 1;
-    }
-    double sl = col_len(s);
-    if (!(sl > 0.0) || !isfinite(sl)) {
-        s = col_sub(col_xform_point(xb, b->centroid), col_xform_point(xa, a->centroid));
-        sl = col_len(s);
-        if (!(sl > 0.0) || !isfinite(sl)) {
-            s = col_v3(1.0, 0.0, 0.0);
-            sl = 1.0;
-        }
-        info->warm = 0;
-    }
-    s = col_scale(s, 1.0 / sl);
-    c.near = info->warm;
-
-    sv_work *w = sv_work_of(scratch);
-    if (w->magic != SV_MAGIC) {
-        memset(w->table, 0, sizeof w->table);
-        w->magic = SV_MAGIC;
-        w->stamp = 0;
-    }
-    uint64_t stamp = ++w->stamp;
-    col_sphpoly poly;
-    poly.n = 0;
-    poly.cap = SV_POLY_CAP;
-    poly.v = w->pv[0];
-    poly.e = w->pe[0];
-    poly.tv = w->pv[1];
-    poly.te = w->pe[1];
-
-    int nrec = 0, hornus = 0, s_is_witness = 0, ia = 0, ib = 0, prev_a = -1, prev_b = -1;
-    /* A pair that collided last frame: its four vertex pairs no longer prove it, but
-     * they are points of B - A all the same and usually near the origin's side: they
-     * start the polygon (as GJK starts from its last simplex). */
-    if (cache != NULL && cache->state == SV_COLLIDING_CERT) {
-        for (int k = 0; k < 4; k++) {
-            int pa = cache->wa[k], qb = cache->wb[k], found;
-            if (pa < 0 || pa >= a->vertex_count || qb < 0 || qb >= b->vertex_count) break;
-            sv_slot *slot = sv_lookup(w, stamp, pa, qb, &found);
-            if (found || slot == NULL) continue;
-            col_vec3 P = col_xform_point(xa, a->vertices[pa]), Q = col_xform_point(xb, b->vertices[qb]);
-            col_vec3 m = col_sub(Q, P);
-            double ml = col_len(m);
-            if (!(ml > 0.0)) continue; /* shared points were caught by sv_warm_tetra */
-            slot->stamp = stamp;
-            slot->ia = pa;
-            slot->ib = qb;
-            slot->step = -2;
-            int id = nrec++;
-            w->ia[id] = pa;
-            w->ib[id] = qb;
-            w->P[id] = P;
-            w->Q[id] = Q;
-            w->m[id] = m;
-            w->r[id] = col_scale(m, 1.0 / ml);
-            if (col_sphpoly_clip(&poly, w->r[id], id, NULL) != COL_SPHPOLY_KEPT) {
-                poly.n = 0; /* emptied by rounding alone: start over without seeds */
-                nrec = 0;
-                stamp = ++w->stamp;
-                break;
-            }
-        }
-    }
+    sv_search q;
+    if (sv_start(&c, cache, out, &q.s)) return;
+    q.c = &c;
+    q.cache = cache;
+    q.scratch = scratch;
+    q.out = out;
+    q.graze = opt != NULL && opt->graze > 0.0 ? opt->graze : COL_SV_GRAZE;
+    q.reflect_max = opt != NULL && opt->reflect_max > 0 ? opt->reflect_max : COL_SV_REFLECT_MAX;
+    sv_search_init(&q);
+    sv_seed(&q);
     for (int step = 0; step < SV_MAX_STEPS; step++) {
         info->steps++;
         out->iterations = info->steps;
-        ia = sv_support(&c, a, c.da, col_mat3_tmul(&xa->R, s), c.hint_a, c.near);
-        ib = sv_support(&c, b, c.db, col_neg(col_mat3_tmul(&xb->R, s)), c.hint_b, c.near);
-        c.hint_a = ia;
-        c.hint_b = ib;
-        c.near = 0;
-        col_vec3 P = col_xform_point(xa, a->vertices[ia]);
-        col_vec3 Q = col_xform_point(xb, b->vertices[ib]);
-        if (sv_same_point(P, Q)) {
-            int wa[4] = {ia, ia, ia, ia}, wb[4] = {ib, ib, ib, ib};
-            sv_colliding(&c, cache, out, s, ia, ib, wa, wb, COL_SV_SHARED_VERTEX);
-            return;
-        }
-        double g = col_dot(s, Q) - col_dot(s, P);
-        double err = c.err_unit + 2.0 * DBL_EPSILON * fabs(g);
-        if (g > err && sv_exact_supports(&c, s, &ia, &ib)) {
-            /* The climb stopped short: go on from the true supports. */
-            info->climb_misses++;
-            c.hint_a = ia;
-            c.hint_b = ib;
-            P = col_xform_point(xa, a->vertices[ia]);
-            Q = col_xform_point(xb, b->vertices[ib]);
-            if (sv_same_point(P, Q)) {
-                int wa[4] = {ia, ia, ia, ia}, wb[4] = {ib, ib, ib, ib};
-                sv_colliding(&c, cache, out, s, ia, ib, wa, wb, COL_SV_SHARED_VERTEX);
-                return;
-            }
-            g = col_dot(s, Q) - col_dot(s, P);
-            err = c.err_unit + 2.0 * DBL_EPSILON * fabs(g);
-        }
-        if (g > err) {
-            /* The same pair as the step before: the situation of lemma 3 (after the
-             * reflection on m, S.m = -S_old.m > 0), confirmed by the gap. */
-            info->lemma3 += ia == prev_a && ib == prev_b;
-            sv_separated(&c, cache, out, s, g - err, ia, ib, COL_SV_SEPARATED);
-            return;
-        }
-        prev_a = ia;
-        prev_b = ib;
-        if (g > -err) {
-            /* Within the bound of zero: decide along S against every vertex (certify.h:
-             * the world vertices relative to a centre, so the bound scales with the
-             * pair's extent, not with its distance from the origin). */
-            col_np_gap gp = col_np_gap_world(a, xa, b, xb, s);
-            info->full_projections++;
-            if (gp.certified > 0.0) {
-                sv_separated(&c, cache, out, s, gp.certified, gp.ia, gp.ib, COL_SV_SEPARATED_PROJ);
-                return;
-            }
-            if (gp.raw + gp.bound >= 0.0) {
-                sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_AMBIGUOUS_GAP);
-                return;
-            }
-            /* S does not separate: go on with the true support pair. */
-            ia = c.hint_a = gp.ia;
-            ib = c.hint_b = gp.ib;
-            P = col_xform_point(xa, a->vertices[ia]);
-            Q = col_xform_point(xb, b->vertices[ib]);
-            g = gp.raw;
-            if (sv_same_point(P, Q)) {
-                int wa[4] = {ia, ia, ia, ia}, wb[4] = {ib, ib, ib, ib};
-                sv_colliding(&c, cache, out, s, ia, ib, wa, wb, COL_SV_SHARED_VERTEX);
-                return;
-            }
-        }
-
-        /* Repeats: lemmas 3 and 4. */
-        int found;
-        sv_slot *slot = sv_lookup(w, stamp, ia, ib, &found);
-        if (found) {
-            if (s_is_witness) {
-                /* The witness has w.r_k > 0 for every recorded pair: a recorded pair
-                 * cannot come back with a negative gap except by rounding. */
-                sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_REPEAT_AT_WITNESS);
-                return;
-            }
-            if (slot->step == step - 1) {
-                /* Lemma 3: after the reflection on this pair S.m > 0 exactly, so a
-                 * repeat without a proven gap is rounding. */
-                sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_LEMMA3_ROUNDING);
-                return;
-            }
-            /* Lemma 4: continue from the witness of the hemisphere test. */
-            info->lemma4++;
-            col_vec3 wv;
-            if (!col_sphpoly_witness(&poly, w->r, &wv)) {
-                sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_NO_WITNESS);
-                return;
-            }
-            s = wv;
-            s_is_witness = 1;
-            continue;
-        }
-        if (slot == NULL) {
-            sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_STEP_CAP);
-            return;
-        }
-        slot->stamp = stamp;
-        slot->ia = ia;
-        slot->ib = ib;
-        slot->step = step;
-
-        /* Record the pair and clip the polygon of possible separators. */
-        col_vec3 m = col_sub(Q, P);
-        double ml = col_len(m);
-        int id = nrec++;
-        w->ia[id] = ia;
-        w->ib[id] = ib;
-        w->P[id] = P;
-        w->Q[id] = Q;
-        w->m[id] = m;
-        w->r[id] = col_scale(m, 1.0 / ml);
-        /* A vertex of B met earlier as a vertex of A (or the reverse) is a shared point. */
-        for (int k = 0; k < id; k++)
-            if (sv_same_point(Q, w->P[k]) || sv_same_point(P, w->Q[k])) {
-                int pa = sv_same_point(Q, w->P[k]) ? w->ia[k] : ia;
-                int qb = sv_same_point(Q, w->P[k]) ? ib : w->ib[k];
-                int wa[4] = {pa, pa, pa, pa}, wb[4] = {qb, qb, qb, qb};
-                sv_colliding(&c, cache, out, s, ia, ib, wa, wb, COL_SV_SHARED_VERTEX);
-                return;
-            }
-        int removed;
-        int cr = col_sphpoly_clip(&poly, w->r[id], id, &removed);
-        if (cr == COL_SPHPOLY_EMPTY) {
-            int t[4];
-            if (col_sphpoly_certify(&poly, w->m, id, t)) {
-                int wa[4], wb[4];
-                for (int k = 0; k < 4; k++) {
-                    wa[k] = w->ia[t[k]];
-                    wb[k] = w->ib[t[k]];
-                }
-                sv_colliding(&c, cache, out, s, ia, ib, wa, wb, COL_SV_TETRA);
-                return;
-            }
-            sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_AMBIGUOUS_HEMI);
-            return;
-        }
-        if (cr == COL_SPHPOLY_FULL || (s_is_witness && !removed)) {
-            /* A witness lies strictly inside, and S.m < 0 must cut it off: a clip that
-             * removes nothing is rounding (Hornus: treated as empty). */
-            sv_reference(&c, cache, scratch, out, s, ia, ib,
-                         cr == COL_SPHPOLY_FULL ? COL_SV_POLY_FULL : COL_SV_AMBIGUOUS_HEMI);
-            return;
-        }
-
-        /* Next direction. */
-        if (!hornus) {
-            double rs = g / ml; /* r.S with |S| = 1 (g < 0 here) */
-            if (-rs < graze) {
-                hornus = 1;
-                info->mode_switch = COL_SV_GRAZING;
-            } else if (info->reflections >= reflect_max) {
-                hornus = 1;
-                info->mode_switch = COL_SV_REFLECT_CAP;
-            } else {
-                /* The paper's eq. 2, S - 2 (r.S) r, renormalised (only the direction
-                 * matters, and the error bound assumes |S| = 1). */
-                double k = 2.0 * col_dot(s, m) / (ml * ml);
-                col_vec3 s2 = col_sub(s, col_scale(m, k));
-                double l2 = col_len(s2);
-                if (!(l2 > 0.0) || !isfinite(l2)) {
-                    hornus = 1;
-                    info->mode_switch = COL_SV_GRAZING;
-                } else {
-                    s = col_scale(s2, 1.0 / l2);
-                    info->reflections++;
-                    s_is_witness = 0;
-                }
-            }
-            if (hornus) out->fallbacks++;
-        }
-        if (hornus) {
-            col_vec3 wv;
-            if (!col_sphpoly_witness(&poly, w->r, &wv)) {
-                sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_NO_WITNESS);
-                return;
-            }
-            s = wv;
-            s_is_witness = 1;
-            info->hornus_steps++;
-        }
+        if (sv_step_supports(&q) == SV_DONE || sv_step_near_zero(&q) == SV_DONE) return;
+        int r = sv_step_repeat(&q, step);
+        if (r == SV_DONE) return;
+        if (r == SV_NEXT) continue;
+        if (sv_step_record(&q) == SV_DONE || sv_step_next(&q) == SV_DONE) return;
     }
-    sv_reference(&c, cache, scratch, out, s, ia, ib, COL_SV_STEP_CAP);
+    sv_search_reference(&q, COL_SV_STEP_CAP);
 }
 
 int col_sepvec_cache_certificate(const void *cache_mem, int wa[4], int wb[4])
@@ -624,15 +726,9 @@ int col_sepvec_cache_certificate(const void *cache_mem, int wa[4], int wb[4])
     return 1;
 }
 
-static void sv_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                     const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
-{
-    col_sepvec_query_ex(cache, a, NULL, xa, b, NULL, xb, scratch, NULL, out, NULL);
-}
-
-static void sv_query_shaped(void *cache, const col_hull *a, const void *da, const col_xform *xa,
-                            const col_hull *b, const void *db, const col_xform *xb,
-                            col_np_scratch *scratch, col_np_result *out)
+static void sv_query(void *cache, const col_hull *a, const void *da, const col_xform *xa,
+                     const col_hull *b, const void *db, const col_xform *xb, col_np_scratch *scratch,
+                     col_np_result *out)
 {
     col_sepvec_query_ex(cache, a, da, xa, b, db, xb, scratch, NULL, out, NULL);
 }
@@ -653,13 +749,8 @@ const col_np_backend col_np_sepvec = {
     .name = "sepvec",
     .cache_size = sizeof(sv_cache),
     .cache_init = sv_cache_init,
-    .cache_release = sv_cache_release,
     .scratch_need = sv_scratch_need,
+    .shape_data_bytes = sv_data_bytes,
+    .shape_data_init = sv_data_init,
     .query = sv_query,
-};
-
-const col_np_shape_ops col_np_sepvec_shape_ops = {
-    .data_bytes = sv_data_bytes,
-    .data_init = sv_data_init,
-    .query = sv_query_shaped,
 };

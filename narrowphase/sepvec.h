@@ -7,11 +7,11 @@
  *   support vertices it found, and when the pair collided the four vertex pairs whose
  *   differences surround the origin (re-checked first next frame, and the start of the
  *   polygon when they no longer prove it);
- * - per shape (the backend's shape data, narrowphase/support.h): the direction-to-vertex
+ * - per shape (the backend's shape data, narrowphase/sepvec_support.h): the direction-to-vertex
  *   table, and the support tree that proves the maxima a certificate uses;
  * - the search: support vertices by hill climbing, the reflection S <- S - 2 (r.S) r
  *   (the paper's eq. 2), lemmas 3 and 4 on repeated vertex pairs (timestamped visited
- *   table), the hemisphere test as a spherical polygon (narrowphase/sphere_poly.h);
+ *   table), the hemisphere test as a spherical polygon (narrowphase/sepvec_sphere_poly.h);
  * - answers are certificates: "separated" needs a gap along S above its rounding bound
  *   between supports proven to be the maxima (support tree or scan; a climb alone can
  *   stop short) or a full projection of both hulls, "colliding" a shared vertex or a tetrahedron
@@ -24,7 +24,7 @@
 #define COLIBRI_NARROWPHASE_SEPVEC_H
 
 #include "narrowphase/backend.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_support.h"
 
 /* How a query was decided. */
 enum col_sepvec_outcome {

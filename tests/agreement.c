@@ -735,7 +735,7 @@ static int ag_query(ag_run *r, const col_np_backend *be, void *cache, const col_
 {
     if (ag_scratch_fit(r, col_np_scratch_bytes(be, ha, hb)) != 0) return -1;
     memset(out, 0xA5, sizeof *out); /* the backend must fill every field */
-    be->query(cache, ha, xa, hb, xb, &r->scratch, out);
+    be->query(cache, ha, NULL, xa, hb, NULL, xb, &r->scratch, out);
     return 0;
 }
 
@@ -784,7 +784,6 @@ static int ag_check(ag_run *r, ag_rng *rng, const ag_config *c, void *cache, int
             r->be->cache_init(c2, hb, ha);
         }
         if (ag_query(r, r->be, c2, hb, &xb, ha, &xa, &rs) != 0) return -1;
-        if (c2 != NULL) r->be->cache_release(c2);
         r->sym_checks++;
         r->asymmetric += rs.colliding != rb.colliding;
         ag_check_certificate(r, c, r->wb, nb, r->wa, na, size, &rs, 1);
@@ -828,7 +827,6 @@ static int ag_configuration(ag_run *r, long index)
         if (ag_check(r, &rng, &c, r->cache, warm) != 0) return -1;
         warm = 1;
     }
-    r->be->cache_release(r->cache);
     r->configs++;
     return 0;
 }

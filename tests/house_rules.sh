@@ -1,8 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
-# Checks the rules of docs/architecture.md ("Floors") and docs/conventions.md that a grep can check: which files may include
-# qhull, uthash and hwloc; include direction between floors; no float in the public API;
-# public headers include only <std*.h> or colibri/; no timing thresholds in tests.
+# Checks the rules of docs/architecture.md ("Floors") and docs/conventions.md that a grep
+# can check: which files may include qhull, uthash and hwloc; include direction between
+# floors; no float in the public API; public headers include only <std*.h> or colibri/;
+# no timing thresholds in tests; no citation of files outside the repository in the
+# library; files of at most 1500 lines; functions of at most 120 lines in lib/,
+# broadphase/, narrowphase/ and ccd/
+# (counted from the opening brace to the closing one, both in column 0 as the house
+# writes a function; a longer function is split along its steps into named static
+# functions).
 root=${1:?usage: house_rules.sh PROJECT_ROOT}
 cd "$root" || exit 1
 fail=0
@@ -26,6 +32,9 @@ done
 for f in $(find narrowphase -name '*.[ch]'); do
     grep -nE '#include "(broadphase/|ccd/|lib/[a-z_]+\.h)' "$f" && bad "$f: narrowphase includes broadphase, ccd or lib/"
 done
+for f in $(find ccd -name '*.[ch]' 2>/dev/null); do
+    grep -nE '#include "(broadphase/|lib/[a-z_]+\.h)' "$f" && bad "$f: ccd (floor 3) includes broadphase or lib/"
+done
 for f in $(find lib broadphase narrowphase ccd -name '*.[ch]' 2>/dev/null); do
     grep -nE '#include "(bench|examples|tests)/' "$f" && bad "$f includes bench/examples/tests"
 done
@@ -39,5 +48,19 @@ for f in $(find lib broadphase narrowphase ccd -name '*.c'); do
     [ "$n" -le 1500 ] || bad "$f has $n lines (> 1500): split it"
     head -1 "$f" | grep -q 'SPDX-License-Identifier' || bad "$f lacks an SPDX header"
 done
+long=$(awk '
+    FNR == 1 { start = 0 }
+    /^[A-Za-z_]/ && !start { sig = $0 }
+    /^\{/ { start = FNR; name = sig }
+    /^\}/ && start {
+        n = FNR - start + 1
+        if (n > 120) printf "\n  %s:%d: %d lines: %s", FILENAME, start, n, name
+        start = 0
+    }' $(find lib broadphase narrowphase ccd -name '*.c' 2>/dev/null | sort))
+[ -z "$long" ] || bad "functions longer than 120 lines (split them along their steps):$long"
+# The repository stands alone: its comments cite papers and its own docs, not the notes
+# of the folder beside it.
+grep -rnE '(STYLE|ALGORITHMS|SCENE)\.md|\.\./shared|shared/bench' lib broadphase narrowphase ccd include 2>/dev/null &&
+    bad "a comment cites a file outside the repository"
 [ $fail = 0 ] && echo "house_rules: ok"
 exit $fail

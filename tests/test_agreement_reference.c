@@ -36,10 +36,10 @@ static long scaled(double n, long floor_)
 
 /* The reference, except that a separation with certified gap below 1e-6 x size is
  * answered "colliding": the classic tolerance bug, wrong for gaps in (1e-9, 1e-6). */
-static void flip_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                       const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void flip_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+                       const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
-    col_np_reference.query(cache, a, xa, b, xb, scratch, out);
+    col_np_reference.query(cache, a, da, xa, b, db, xb, scratch, out);
     double size = fmax(a->radius, b->radius);
     if (!out->colliding && out->gap < 1e-6 * size) {
         out->colliding = true;
@@ -50,10 +50,10 @@ static void flip_query(void *cache, const col_hull *a, const col_xform *xa, cons
 
 /* The reference answers with every certificate's gap doubled (plus 1e-6 x size): the
  * answers all agree, so only the certificate check can see it. */
-static void inflate_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                          const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void inflate_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+                          const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
-    col_np_reference.query(cache, a, xa, b, xb, scratch, out);
+    col_np_reference.query(cache, a, da, xa, b, db, xb, scratch, out);
     if (!out->colliding) out->gap = 2.0 * out->gap + 1e-6 * fmax(a->radius, b->radius);
 }
 
@@ -67,8 +67,6 @@ static void centroid_cache_init(void *cache, const col_hull *a, const col_hull *
     (void)b;
 }
 
-static void centroid_cache_release(void *cache) { (void)cache; }
-
 static size_t centroid_scratch_need(col_np_counts a, col_np_counts b)
 {
     (void)a;
@@ -76,10 +74,12 @@ static size_t centroid_scratch_need(col_np_counts a, col_np_counts b)
     return 0;
 }
 
-static void centroid_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                           const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void centroid_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+                           const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
     (void)cache;
+    (void)da;
+    (void)db;
     (void)scratch;
     col_vec3 d = col_sub(col_xform_point(xb, b->centroid), col_xform_point(xa, a->centroid));
     double len = col_len(d);
@@ -91,7 +91,10 @@ static void centroid_query(void *cache, const col_hull *a, const col_xform *xa, 
 }
 
 static const col_np_backend wrong_centroid = {
-    "wrong-centroid", 0, centroid_cache_init, centroid_cache_release, centroid_scratch_need, centroid_query,
+    .name = "wrong-centroid",
+    .cache_init = centroid_cache_init,
+    .scratch_need = centroid_scratch_need,
+    .query = centroid_query,
 };
 
 /* ---- tests ---- */

@@ -2089,6 +2089,7 @@ static const cell cells[] = {
     T(col_body_contact, C_OTHER, body_contact_other),
     NA_ALL_BUT(col_vec3_make, NA_VALUE),
     NA_ALL_BUT(col_quat_identity, NA_NOARG),
+    NA_ALL_BUT(col_quat_mul, NA_VALUE),
     NA_ALL_BUT(col_transform_identity, NA_NOARG),
 };
 #define NCELLS ((int)(sizeof cells / sizeof cells[0]))
@@ -2104,7 +2105,7 @@ static const char *const entries[] = {
     "col_body_set_max_speeds", "col_body_get_max_speeds", "col_body_get_user_data", "col_pair_set_enabled",
     "col_pair_is_enabled", "col_body_id_is_null", "col_shape_id_is_null", "col_body_id_equals",
     "col_shape_id_equals", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
-    "col_contact", "col_body_contact", "col_vec3_make", "col_quat_identity", "col_transform_identity"};
+    "col_contact", "col_body_contact", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

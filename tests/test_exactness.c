@@ -40,8 +40,8 @@
 #include "lib/core/vec.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/support.h"
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_support.h"
+#include "narrowphase/sepvec_support_tree.h"
 #include "tests/oracle_lp.h"
 #include "tests/test_util.h"
 
@@ -182,12 +182,12 @@ static void np_init(np_ctx *c)
 
 static void *shape_data(int k, const col_hull *h)
 {
-    const col_np_shape_ops *ops = col_np_shape_ops_get(be_vtable(k));
-    if (ops == NULL) return NULL;
-    size_t n = (ops->data_bytes(h) + 15) & ~(size_t)15;
+    const col_np_backend *be = be_vtable(k);
+    if (be->shape_data_bytes == NULL) return NULL;
+    size_t n = (be->shape_data_bytes(h) + 15) & ~(size_t)15;
     void *d = aligned_alloc(16, n);
     assert_non_null(d);
-    ops->data_init(d, n, h);
+    be->shape_data_init(d, n, h);
     return d;
 }
 
@@ -201,7 +201,7 @@ static col_np_result np_query(np_ctx *c, int k, void *cache, const col_hull *a, 
     col_xform xa = col_xform_from_transform(ta), xb = col_xform_from_transform(tb);
     col_np_result r;
     memset(&r, 0, sizeof r);
-    col_np_query(be, col_np_shape_ops_get(be), cache, a, da, &xa, b, db, &xb, &c->scratch, &r);
+    col_np_query(be, cache, a, da, &xa, b, db, &xb, &c->scratch, &r);
     return r;
 }
 
@@ -668,7 +668,6 @@ static void test_certified_gaps_exact(void **state)
                 tb.q = quat_mul(small_turn(tilt), tb.q);
                 tb = tf(col_add(tb.p, col_scale(unit_rand(), fabs(g))), tb.q);
             }
-            for (int k = 0; k < NB; k++) be_vtable(k)->cache_release(cache[k]);
         }
         free(da);
         free(db);
@@ -717,7 +716,7 @@ static void test_support_tree(void **state)
         for (int q = 0; q < 300; q++) {
             col_vec3 d = q % 3 == 0 ? col_v3(urange(-1e-6, 1e-6), urange(-1e-6, 1e-6), 1.0) : unit_rand();
             if (q % 5 == 0) d = col_scale(d, ldexp(1.0, -300));
-            int scan = col_support_scan(&h, d);
+            int scan = col_hull_support_scan(&h, d);
             int hint = q % 2 ? scan : (int)(urand() * h.vertex_count);
             double v;
             int visited;

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of inter-frame collision (narrowphase/lpip_sweep.c, lib/interframe.c):
+/* Tests of inter-frame collision (ccd/lpip_sweep.c, lib/interframe.c):
  * - pure translation with known answers (exact): a cube passing through another, passing
  *   beside it at a gap of 0 and +-1e-9, two bodies crossing one point at different times
  *   (separate sweeps would report it; the relative sweep must not), random translations
@@ -31,13 +31,13 @@
 
 #include "bench/scene.h"
 #include "broadphase/sap.h"
+#include "ccd/lpip_sweep.h"
 #include "colibri/colibri.h"
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/lpip.h"
 #include "tests/hull_fixtures.h"
 #include "tests/oracle_lp.h"
 #include "test_scenes.h"
@@ -82,7 +82,7 @@ static bool reference_overlap(const col_hull *a, const col_xform *xa, const col_
                               col_np_scratch *s)
 {
     col_np_result r;
-    col_np_reference.query(NULL, a, xa, b, xb, s, &r);
+    col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, s, &r);
     return r.colliding;
 }
 

@@ -125,7 +125,7 @@ static void query(void *cache, const col_hull *a, const col_xform *xa, const col
     s.size = n;
     assert_non_null(s.mem);
     memset(r, 0xA5, sizeof *r); /* the backend must fill every field */
-    NP->query(cache, a, xa, b, xb, &s, r);
+    NP->query(cache, a, NULL, xa, b, NULL, xb, &s, r);
     free(s.mem);
     assert_true(r->iterations >= 1);
     assert_int_equal(r->fallbacks, 0);
@@ -200,7 +200,6 @@ static pair_outcome check_pair(const col_hull *a, const col_xform *xa, const col
     NP->cache_init(cache, a, b);
     query(cache, a, xa, b, xb, &rc1);
     query(cache, a, xa, b, xb, &rc2);
-    NP->cache_release(cache);
     free(cache);
     check_certificate(A, na, B, nb, &rc1);
     check_certificate(A, na, B, nb, &rc2);
@@ -721,7 +720,6 @@ static void test_cache_sequence(void **state)
         /* Slow rotation so the cached feature has to follow. */
         qb = quat_axis_angle(col_v3(1, 1, 0), 0.01 * step);
     }
-    NP->cache_release(cache);
     free(cache);
     printf("  cache: %d of %d separated steps decided by the first axis\n", first_axis, sep);
     assert_true(sep > 0);
@@ -735,7 +733,7 @@ static void test_backend_table(void **state)
     (void)state;
     assert_string_equal(NP->name, "reference");
     assert_non_null(NP->cache_init);
-    assert_non_null(NP->cache_release);
+    assert_null(NP->shape_data_bytes); /* no shape data: the world builds none */
     assert_non_null(NP->scratch_need);
     assert_non_null(NP->query);
     assert_true(NP->cache_size > 0 && NP->cache_size <= 64);

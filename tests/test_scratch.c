@@ -37,8 +37,8 @@
 #include "lib/core/alloc.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/contact.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
+#include "narrowphase/voronoi_contact.h"
 #include "tests/test_util.h"
 
 #define TWO_PI 6.283185307179586
@@ -431,9 +431,8 @@ static void exact_query(const col_np_backend *be, const col_hull *a, const col_x
     void *cache = calloc(1, be->cache_size > 0 ? be->cache_size : 1);
     assert_non_null(cache);
     be->cache_init(cache, a, b);
-    be->query(cache, a, xa, b, xb, &s, out);
-    be->query(cache, a, xa, b, xb, &s, out); /* warm */
-    be->cache_release(cache);
+    be->query(cache, a, NULL, xa, b, NULL, xb, &s, out);
+    be->query(cache, a, NULL, xa, b, NULL, xb, &s, out); /* warm */
     free(cache);
     free(mem);
 }
@@ -461,14 +460,14 @@ static void test_queries_fit_their_stated_need(void **state)
                     exact_query(col_np_backend_get(k_backends[e]), a, &xa, b, &xb, off, &r);
                 }
                 unsigned char *mem, *cmem;
-                col_np_scratch s = exact_buffer(col_vclip_scratch_bytes(a, b), off, &mem);
-                col_vc_result r;
-                col_vclip_query(NULL, a, &xa, b, &xb, COL_VC_FORCE_FALLBACK, &s, &r);
+                col_np_scratch s = exact_buffer(col_vor_scratch_bytes(a, b), off, &mem);
+                col_vor_result r;
+                col_vor_query(NULL, a, &xa, b, &xb, COL_VOR_FORCE_FALLBACK, &s, &r);
                 assert_true(r.fallbacks > 0);
-                col_vclip_query(NULL, a, &xa, b, &xb, COL_VC_WANT_DISTANCE, &s, &r);
-                col_np_scratch cs = exact_buffer(col_vc_contact_scratch_bytes(a, b), off, &cmem);
-                col_vc_contact ct;
-                col_vc_contact_build(a, &xa, b, &xb, &r, 0.1, &cs, &ct);
+                col_vor_query(NULL, a, &xa, b, &xb, COL_VOR_WANT_DISTANCE, &s, &r);
+                col_np_scratch cs = exact_buffer(col_vor_contact_scratch_bytes(a, b), off, &cmem);
+                col_vor_contact ct;
+                col_vor_contact_build(a, &xa, b, &xb, &r, 0.1, &cs, &ct);
                 free(cmem);
                 free(mem);
             }

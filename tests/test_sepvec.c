@@ -23,10 +23,11 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/dk_hierarchy.h"
+#include "narrowphase/certify.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
 #include "narrowphase/sepvec.h"
-#include "narrowphase/sphere_poly.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_sphere_poly.h"
+#include "narrowphase/sepvec_support.h"
 #include "tests/agreement.h"
 #include "tests/oracle_lp.h"
 #include "tests/test_util.h"
@@ -215,7 +216,7 @@ static double value(const col_hull *h, col_vec3 d, int v)
 /* A computed local maximum may differ from the computed global one by roundings only. */
 static void assert_support(const col_hull *h, col_vec3 d, int v)
 {
-    double best = value(h, d, col_support_scan(h, d));
+    double best = value(h, d, col_hull_support_scan(h, d));
     assert_true(v >= 0 && v < h->vertex_count);
     assert_true(value(h, d, v) >= best - 8 * DBL_EPSILON * col_len(d) * h->radius);
 }
@@ -367,8 +368,8 @@ static void test_lemma_paths(void **state)
         int ia = (int)(rng_next() % NSH), ib = (int)(rng_next() % NSH);
         col_xform xa = pose(col_v3(0, 0, 0), rand_quat()), xb = pose(col_v3(0, 0, 0), rand_quat());
         col_vec3 u = rand_unit();
-        int pa = col_support_scan(&sh[ia], col_mat3_tmul(&xa.R, u));
-        int pb = col_support_scan(&sh[ib], col_neg(col_mat3_tmul(&xb.R, u)));
+        int pa = col_hull_support_scan(&sh[ia], col_mat3_tmul(&xa.R, u));
+        int pb = col_hull_support_scan(&sh[ib], col_neg(col_mat3_tmul(&xb.R, u)));
         double g = (urand() < 0.5 ? -1 : 1) * pow(10.0, urange(-7, -1));
         xb.p = col_add(col_sub(col_xform_point(&xa, sh[ia].vertices[pa]), col_xform_point(&xb, sh[ib].vertices[pb])),
                        col_scale(u, g));
@@ -459,7 +460,7 @@ static void test_grazing_exact(void **state)
             double fv = urange(-0.8, 0.8);
             col_vec3 top = col_xform_point(&xa, col_v3(fu * axes[K_BOX][0] * sc, fv * axes[K_BOX][1] * sc, axes[K_BOX][2] * sc));
             col_xform xb = pose(col_v3(0, 0, 0), rand_quat());
-            int pb = col_support_scan(&b, col_neg(col_mat3_tmul(&xb.R, up)));
+            int pb = col_hull_support_scan(&b, col_neg(col_mat3_tmul(&xb.R, up)));
             double g = (t % 2 ? 1.0 : -1.0) * pow(10.0, urange(-11, -8)) * sc;
             xb.p = col_add(col_sub(top, col_xform_point(&xb, b.vertices[pb])), col_scale(up, g));
             sv_pair_cache c;
@@ -555,7 +556,7 @@ static void test_scratch(void **state)
     col_np_scratch s = {malloc(n), n};
     for (int rep = 0; rep < 3; rep++) {
         col_np_result rr, rs;
-        col_np_reference.query(NULL, &h[4], &xa, &h[5], &xb, &s, &rr);
+        col_np_reference.query(NULL, &h[4], NULL, &xa, &h[5], NULL, &xb, &s, &rr);
         col_sepvec_query_ex(NULL, &h[4], NULL, &xa, &h[5], NULL, &xb, &s, NULL, &rs, NULL);
         assert_int_equal(rr.colliding, rs.colliding);
         memset(s.mem, rep == 0 ? 0xFF : 0x00, n);
@@ -569,8 +570,9 @@ static void test_registry(void **state)
     (void)state;
     assert_ptr_equal(col_np_backend_get(COL_BACKEND_DEFAULT), &col_np_sepvec);
     assert_ptr_equal(col_np_backend_get(COL_BACKEND_SEPVEC), &col_np_sepvec);
-    assert_ptr_equal(col_np_shape_ops_get(&col_np_sepvec), &col_np_sepvec_shape_ops);
-    assert_null(col_np_shape_ops_get(&col_np_reference));
+    assert_non_null(col_np_sepvec.shape_data_bytes);
+    assert_non_null(col_np_sepvec.shape_data_init);
+    assert_null(col_np_reference.shape_data_bytes);
     assert_string_equal(col_backend_name(COL_BACKEND_SEPVEC), "sepvec");
 }
 
@@ -578,11 +580,13 @@ static void test_registry(void **state)
 
 /* sepvec with per-shape data (direction tables, hill climbing from them), as the world
  * runs it: the data is built for every query here (tests only). */
-static void shaped_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                         const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void shaped_query(void *cache, const col_hull *a, const void *da0, const col_xform *xa, const col_hull *b,
+                         const void *db0, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
+    (void)da0;
+    (void)db0;
     void *da = make_data(a, COL_SUPPORT_DEFAULT), *db = make_data(b, COL_SUPPORT_DEFAULT);
-    col_np_sepvec_shape_ops.query(cache, a, da, xa, b, db, xb, scratch, out);
+    col_np_sepvec.query(cache, a, da, xa, b, db, xb, scratch, out);
     free(da);
     free(db);
 }

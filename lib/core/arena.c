@@ -34,6 +34,9 @@ int col_arena_reserve(col_alloc *a, col_arena *ar, const size_t *sizes, int n)
 
 void *col_arena_take(col_arena *ar, size_t bytes)
 {
+    /* Nothing reserved yet (an empty world's first frames): even base + 0 would be
+     * undefined on a null base (C11 6.5.6p8; issue 13, finding 4). */
+    if (ar->base == NULL) return NULL;
     size_t s = arena_round(bytes);
     assert(ar->used + s <= ar->cap); /* reserved by col_arena_reserve */
     void *p = ar->base + ar->used;

@@ -10,7 +10,8 @@
  *                                           neighbouring arrays do not false-share);
  *                                           0, or -1 on allocation failure (then the
  *                                           arena is unchanged);
- *   col_arena_take(ar, bytes)               the next array, in the order reserved;
+ *   col_arena_take(ar, bytes)               the next array, in the order reserved
+ *                                           (NULL while nothing was ever reserved);
  *   col_arena_free(alloc, ar)               frees the block.
  * The contents do not survive a reservation. */
 #ifndef COLIBRI_LIB_CORE_ARENA_H

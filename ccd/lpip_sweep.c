@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Inter-frame collision with swept hulls (the paper's section 5; lpip.h).
+/* Inter-frame collision with swept hulls (the paper's section 5; lpip_sweep.h).
  *
  * Relative motion, not two sweeps. The paper sweeps each body over the frame and tests
  * the two swept hulls; with both bodies moving that over-reports (the sweeps can cross
@@ -43,7 +43,7 @@
  * rotation at constant rate within the frame, e.g. a bounce off a wall inside the frame
  * (the benchmark's triangle wave). The caller must split the frame at such events (the
  * world cannot: it only knows two poses); docs/lpip.md. */
-#include "narrowphase/lpip.h"
+#include "ccd/lpip_sweep.h"
 
 #include <float.h>
 #include <math.h>
@@ -52,6 +52,7 @@
 #include <string.h>
 
 #include "lib/core/vec.h"
+#include "narrowphase/lpip.h"
 
 /* Grazing faces (|n.w| below this fraction of |n||w|) count as facing both ways. */
 #define SWEEP_GRAZE_REL 1e-12
@@ -111,66 +112,92 @@ static inline col_vec3 sweep_rel(const col_xform *xa, const col_xform *xb, col_v
     return col_mat3_tmul(&xa->R, col_sub(col_xform_point(xb, v), xa->p));
 }
 
-/* One piece of motion: the test of the top comment. */
-static void sweep_piece(const col_hull *a, const col_xform *xa0, const col_xform *xa1, const col_hull *b,
-                        const col_xform *xb0, const col_xform *xb1, bool partial, col_np_scratch *scratch,
-                        col_lpip_sweep_result *out)
+/* F: the body whose frame is used (fixed); M: the one whose motion is swept. */
+typedef struct sweep_motion {
+    const col_hull *F, *M;
+    const col_xform *xf0, *xf1, *xm0, *xm1;
+    double bulge; /* the rotation's bulge bound, length units (0: no rotation) */
+} sweep_motion;
+
+static sweep_motion sweep_motion_make(const col_hull *F, const col_xform *xf0, const col_xform *xf1,
+                                      const col_hull *M, const col_xform *xm0, const col_xform *xm1, double bulge)
 {
-    memset(out, 0, sizeof *out);
+    sweep_motion mo = {F, M, xf0, xf1, xm0, xm1, bulge};
+    return mo;
+}
+
+/* The frame of the body that gives the smaller bulge bound (the top comment). */
+static sweep_motion sweep_motion_of(const col_hull *a, const col_xform *xa0, const col_xform *xa1, const col_hull *b,
+                                    const col_xform *xb0, const col_xform *xb1)
+{
     double tha = col_lpip_angle_bound(&xa0->R, &xa1->R), thb = col_lpip_angle_bound(&xb0->R, &xb1->R);
     double dab = sweep_bulge(tha, thb, b, xa0, xa1, xb0, xb1);
     double dba = sweep_bulge(thb, tha, a, xb0, xb1, xa0, xa1);
-    /* F: the body whose frame is used (fixed); M: the one whose motion is swept. */
-    const col_hull *F = a, *M = b;
-    const col_xform *xf0 = xa0, *xf1 = xa1, *xm0 = xb0, *xm1 = xb1;
-    double bulge = dab;
-    if (dba < dab) {
-        F = b;
-        M = a;
-        xf0 = xb0;
-        xf1 = xb1;
-        xm0 = xa0;
-        xm1 = xa1;
-        bulge = dba;
-    }
-    out->exact = bulge == 0.0;
-    out->inflation = bulge;
+    if (dba < dab) return sweep_motion_make(b, xb0, xb1, a, xa0, xa1, dba);
+    return sweep_motion_make(a, xa0, xa1, b, xb0, xb1, dab);
+}
 
+/* The scratch (col_lpip_sweep_scratch_bytes): swept points (2 cap), cube-inflated points
+ * (16 cap), flags (cap), and the decision's scratch after them; cap = the larger vertex
+ * count. */
+typedef struct sweep_mem {
+    col_vec3 *pts, *fat;
+    unsigned char *need;
+    col_np_scratch sub;
+} sweep_mem;
+
+static void sweep_layout(sweep_mem *m, col_np_scratch *scratch, const col_hull *a, const col_hull *b)
+{
     uintptr_t p = (uintptr_t)scratch->mem;
     p = (p + alignof(double) - 1) & ~(uintptr_t)(alignof(double) - 1);
-    int n = M->vertex_count;
     int cap = a->vertex_count > b->vertex_count ? a->vertex_count : b->vertex_count;
-    col_vec3 *pts = (col_vec3 *)p;
-    col_vec3 *fat = pts + 2 * (size_t)cap;
-    unsigned char *need = (unsigned char *)(fat + 16 * (size_t)cap);
-    col_np_scratch sub;
-    uintptr_t q = (uintptr_t)(need + cap);
+    m->pts = (col_vec3 *)p;
+    m->fat = m->pts + 2 * (size_t)cap;
+    m->need = (unsigned char *)(m->fat + 16 * (size_t)cap);
+    uintptr_t q = (uintptr_t)(m->need + cap);
     q = (q + alignof(double) - 1) & ~(uintptr_t)(alignof(double) - 1);
-    sub.mem = (void *)q;
-    sub.size = scratch->size - (size_t)(q - (uintptr_t)scratch->mem);
+    m->sub.mem = (void *)q;
+    m->sub.size = scratch->size - (size_t)(q - (uintptr_t)scratch->mem);
+}
 
+/* The swept body's points in the fixed body's frame, into m->pts: each vertex at both
+ * instants, or (exact, partial) only the copies the swept hull needs, or the start alone
+ * without relative motion. Returns their count. */
+static int sweep_points(const sweep_motion *mo, bool exact, bool partial, const sweep_mem *m)
+{
+    const col_hull *M = mo->M;
+    int n = M->vertex_count;
+    unsigned char *need = m->need;
     /* Which copies of each vertex the swept hull needs: bit 0 the start, bit 1 the end. */
     memset(need, 3, (size_t)n);
-    col_vec3 w = col_sub(col_sub(xm1->p, xf1->p), col_sub(xm0->p, xf0->p)); /* world */
+    col_vec3 w = col_sub(col_sub(mo->xm1->p, mo->xf1->p), col_sub(mo->xm0->p, mo->xf0->p)); /* world */
     double wl = col_len(w);
-    if (out->exact && !(wl > 0.0)) {
+    if (exact && !(wl > 0.0)) {
         memset(need, 1, (size_t)n); /* no relative motion: the start pose alone */
-    } else if (out->exact && partial) {
+    } else if (exact && partial) {
         memset(need, 0, (size_t)n);
         for (int f = 0; f < M->face_count; f++) {
-            double s = col_dot(col_mat3_mul(&xm0->R, M->planes[f].n), w);
+            double s = col_dot(col_mat3_mul(&mo->xm0->R, M->planes[f].n), w);
             double tol = SWEEP_GRAZE_REL * wl;
             unsigned char bits = (unsigned char)((s <= tol ? 1 : 0) | (s >= -tol ? 2 : 0));
             for (int k = M->face_first[f]; k < M->face_first[f + 1]; k++) need[M->face_verts[k]] |= bits;
         }
     }
     int np = 0;
+    for (int i = 0; i < n; i++) {
+        if (need[i] & 1) m->pts[np++] = sweep_rel(mo->xf0, mo->xm0, M->vertices[i]);
+        if (need[i] & 2) m->pts[np++] = sweep_rel(mo->xf1, mo->xm1, M->vertices[i]);
+    }
+    return np;
+}
+
+/* lpip's decision of the fixed body against the np swept points; a separation by less
+ * than the bulge bound is tested again with the hull plus the cube [-bulge, bulge]^3. */
+static void sweep_decide(const sweep_motion *mo, sweep_mem *m, int np, col_lpip_sweep_result *out)
+{
+    const col_vec3 *pts = m->pts;
     col_vec3 cen = col_v3(0.0, 0.0, 0.0);
     double rad = 0.0;
-    for (int i = 0; i < n; i++) {
-        if (need[i] & 1) pts[np++] = sweep_rel(xf0, xm0, M->vertices[i]);
-        if (need[i] & 2) pts[np++] = sweep_rel(xf1, xm1, M->vertices[i]);
-    }
     for (int i = 0; i < np; i++) {
         cen = col_add(cen, pts[i]);
         double r = col_len(pts[i]);
@@ -180,11 +207,11 @@ static void sweep_piece(const col_hull *a, const col_xform *xa0, const col_xform
     out->points = np;
 
     col_lpip_set sf, sm;
-    sf.v = F->vertices;
-    sf.n = F->vertex_count;
+    sf.v = mo->F->vertices;
+    sf.n = mo->F->vertex_count;
     sf.xf = &sweep_identity;
-    sf.centroid = F->centroid;
-    sf.radius = F->radius;
+    sf.centroid = mo->F->centroid;
+    sf.radius = mo->F->radius;
     sm.v = pts;
     sm.n = np;
     sm.xf = &sweep_identity;
@@ -192,9 +219,9 @@ static void sweep_piece(const col_hull *a, const col_xform *xa0, const col_xform
     sm.radius = rad * (1.0 + 1e-15);
 
     col_lpip_outcome oc;
-    col_lpip_decide(NULL, &sf, &sm, NULL, &sub, &oc);
+    col_lpip_decide(NULL, &sf, &sm, NULL, &m->sub, &oc);
     out->iterations = oc.info.iterations;
-    if (oc.answer == COL_LPIP_SEPARATED && oc.gap > bulge) return;
+    if (oc.answer == COL_LPIP_SEPARATED && oc.gap > mo->bulge) return;
     if (oc.answer != COL_LPIP_SEPARATED) {
         out->may_touch = true;
         out->undecided = oc.answer == COL_LPIP_UNDECIDED;
@@ -203,20 +230,35 @@ static void sweep_piece(const col_hull *a, const col_xform *xa0, const col_xform
     }
     /* Separated by less than the bulge bound: test the hull plus the cube [-b, b]^3. */
     int nf = 0;
-    double bb = bulge;
+    double bb = mo->bulge;
     for (int i = 0; i < np; i++)
         for (int c = 0; c < 8; c++)
-            fat[nf++] = col_v3(pts[i].x + (c & 1 ? bb : -bb), pts[i].y + (c & 2 ? bb : -bb),
-                               pts[i].z + (c & 4 ? bb : -bb));
-    sm.v = fat;
+            m->fat[nf++] = col_v3(pts[i].x + (c & 1 ? bb : -bb), pts[i].y + (c & 2 ? bb : -bb),
+                                  pts[i].z + (c & 4 ? bb : -bb));
+    sm.v = m->fat;
     sm.n = nf;
     sm.radius = (rad + 1.7320508075688774 * bb) * (1.0 + 1e-12);
-    col_lpip_decide(NULL, &sf, &sm, NULL, &sub, &oc);
+    col_lpip_decide(NULL, &sf, &sm, NULL, &m->sub, &oc);
     out->iterations += oc.info.iterations;
     out->points = nf;
     if (oc.answer == COL_LPIP_SEPARATED) return;
     out->may_touch = true;
     out->undecided = oc.answer == COL_LPIP_UNDECIDED;
+}
+
+/* One piece of motion: the test of the top comment. */
+static void sweep_piece(const col_hull *a, const col_xform *xa0, const col_xform *xa1, const col_hull *b,
+                        const col_xform *xb0, const col_xform *xb1, bool partial, col_np_scratch *scratch,
+                        col_lpip_sweep_result *out)
+{
+    memset(out, 0, sizeof *out);
+    sweep_motion mo = sweep_motion_of(a, xa0, xa1, b, xb0, xb1);
+    out->exact = mo.bulge == 0.0;
+    out->inflation = mo.bulge;
+    sweep_mem m;
+    sweep_layout(&m, scratch, a, b);
+    int np = sweep_points(&mo, out->exact, partial, &m);
+    sweep_decide(&mo, &m, np, out);
 }
 
 /* Unit quaternion of a rotation matrix (Shepperd's method: the largest of the four

@@ -1,16 +1,16 @@
 /* SPDX-License-Identifier: MIT */
-/* vclip-stats: the measurements behind docs/voronoi.md. Prints Markdown table rows;
+/* voronoi-stats: the measurements behind docs/voronoi.md. Prints Markdown table rows;
  * the docs put the command that made them above each table. Timings are information,
  * never test thresholds.
  *
- *   vclip-stats scene FILE [--frames N]     replays a benchmark scene (docs/scenes.md, "The motion"):
+ *   voronoi-stats scene FILE [--frames N]   replays a benchmark scene (docs/scenes.md, "The motion"):
  *       every pair of overlapping world boxes is queried with its own cache carried from
  *       the previous frame when the pair overlapped then (warm), else a fresh one (cold),
  *       as the world does; walk steps (median, p99, max) warm and cold, cycles, restarts
  *       after a failed certificate, O(F) scans, fallbacks (rounding band / other), and
  *       ns per query: warm, cold (the same pairs with fresh caches) and the reference
  *       backend on the same pairs.
- *   vclip-stats coherence [--seed S] [--pairs N]   distance queries (exact distance
+ *   voronoi-stats coherence [--seed S] [--pairs N]   distance queries (exact distance
  *       and closest points) between two copies of a shape of 10, 100 and 1000 vertices:
  *       a coherent flight (0.02 radius and 0.02 rad per step, warm cache), incoherent
  *       jumps (a fresh random pose each query, warm cache), and cold queries (no cache).
@@ -27,7 +27,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
 #include "scene.h"
 #include "stats_util.h"
 
@@ -82,7 +82,7 @@ typedef struct tally {
     long cycles, cert_failures, scans, band, other_fallbacks, penetrating, touching;
 } tally;
 
-static void tally_add(tally *t, const col_vc_result *r)
+static void tally_add(tally *t, const col_vor_result *r)
 {
     t->n++;
     t->hist[r->steps < HIST ? r->steps : HIST - 1]++;
@@ -93,8 +93,8 @@ static void tally_add(tally *t, const col_vc_result *r)
         if (r->band) t->band++;
         else t->other_fallbacks++;
     }
-    t->penetrating += r->outcome == COL_VC_PENETRATING;
-    t->touching += r->outcome == COL_VC_TOUCHING;
+    t->penetrating += r->outcome == COL_VOR_PENETRATING;
+    t->touching += r->outcome == COL_VOR_TOUCHING;
 }
 
 /* The q-quantile of the step counts (q in [0, 1]). */
@@ -127,7 +127,7 @@ static void scratch_fit(col_np_scratch *s, size_t need)
 /* ---- scene replay ---- */
 
 typedef struct item {
-    col_vc_cache *cache;
+    col_vor_cache *cache;
     int a, b, warm;
 } item;
 
@@ -143,7 +143,7 @@ static void add_pair(int a, int b, void *ctx)
     frame_pairs *fp = ctx;
     if (fp->n >= fp->cap) return; /* never at our sizes */
     bool warm;
-    col_vc_cache *c = stats_pair_cache(fp->replay, a, b, &warm);
+    col_vor_cache *c = stats_pair_cache(fp->replay, a, b, &warm);
     if (c == NULL) return; /* never at our sizes */
     if (!warm) memset(c, 0, sizeof *c);
     fp->list[fp->n++] = (item){c, a, b, warm};
@@ -152,10 +152,10 @@ static void add_pair(int a, int b, void *ctx)
 static int run_scene(const char *path, int frames)
 {
     bench_scene sc;
-    if (!stats_scene_open("vclip-stats", path, &sc)) return 1;
+    if (!stats_scene_open("voronoi-stats", path, &sc)) return 1;
     if (frames <= 0 || frames > sc.frames) frames = sc.frames;
     stats_replay rp;
-    if (!stats_replay_init(&rp, &sc, (size_t)1 << 20, sizeof(col_vc_cache))) return 1;
+    if (!stats_replay_init(&rp, &sc, (size_t)1 << 20, sizeof(col_vor_cache))) return 1;
     char err[256];
     col_hull *hull = calloc((size_t)sc.shape_count, sizeof *hull);
     col_np_scratch scratch = {NULL, 0};
@@ -163,7 +163,7 @@ static int run_scene(const char *path, int frames)
     for (int i = 0; i < sc.shape_count; i++) {
         if (col_hull_build(&g_alloc, sc.shapes[i].vertices, sc.shapes[i].vertex_count, &hull[i], err, sizeof err) !=
             COL_OK) {
-            fprintf(stderr, "vclip-stats: shape %d: %s\n", i, err);
+            fprintf(stderr, "voronoi-stats: shape %d: %s\n", i, err);
             return 1;
         }
         rp.shape_hull[i] = &hull[i];
@@ -174,7 +174,7 @@ static int run_scene(const char *path, int frames)
     const col_xform *xf = rp.xf;
     long list_cap = 1 << 19;
     item *list = malloc(sizeof *list * (size_t)list_cap);
-    col_vc_cache *copies = malloc(sizeof *copies * (size_t)list_cap);
+    col_vor_cache *copies = malloc(sizeof *copies * (size_t)list_cap);
     tally warm, cold;
     memset(&warm, 0, sizeof warm);
     memset(&cold, 0, sizeof cold);
@@ -190,31 +190,31 @@ static int run_scene(const char *path, int frames)
         long nw_ = 0;
         for (long k = 0; k < np; k++)
             if (list[k].warm) copies[nw_++] = *list[k].cache;
-        col_vc_result r;
+        col_vor_result r;
         double t0 = stats_now_ns();
         nw_ = 0;
         for (long k = 0; k < np; k++) {
             if (!list[k].warm) continue;
-            col_vclip_query(&copies[nw_++], &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+            col_vor_query(&copies[nw_++], &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                             &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
         }
         double t1 = stats_now_ns();
         for (long k = 0; k < np; k++) {
             if (!list[k].warm) continue;
-            col_vc_cache fresh;
+            col_vor_cache fresh;
             memset(&fresh, 0, sizeof fresh);
-            col_vclip_query(&fresh, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+            col_vor_query(&fresh, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                             &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
         }
         double t2 = stats_now_ns();
         for (long k = 0; k < np; k++) {
             col_np_result rr;
-            col_np_reference.query(NULL, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
-                                   &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], &scratch, &rr);
+            col_np_reference.query(NULL, &hull[sc.bodies[list[k].a].shape], NULL, &xf[list[k].a],
+                                   &hull[sc.bodies[list[k].b].shape], NULL, &xf[list[k].b], &scratch, &rr);
         }
         double t3 = stats_now_ns();
         for (long k = 0; k < np; k++) {
-            col_vclip_query(list[k].cache, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
+            col_vor_query(list[k].cache, &hull[sc.bodies[list[k].a].shape], &xf[list[k].a],
                             &hull[sc.bodies[list[k].b].shape], &xf[list[k].b], 0, &scratch, &r);
             tally_add(list[k].warm ? &warm : &cold, &r);
         }
@@ -261,7 +261,7 @@ static int make_shape(col_hull *h, int n)
     char err[256];
     col_status st = col_hull_build(&g_alloc, p, n, h, err, sizeof err);
     free(p);
-    if (st != COL_OK) fprintf(stderr, "vclip-stats: hull: %s\n", err);
+    if (st != COL_OK) fprintf(stderr, "voronoi-stats: hull: %s\n", err);
     return st == COL_OK;
 }
 
@@ -273,7 +273,7 @@ static void run_coherence(uint64_t seed, long pairs)
         col_hull h;
         if (!make_shape(&h, sizes[si])) return;
         col_np_scratch scratch = {NULL, 0};
-        scratch_fit(&scratch, col_vclip_scratch_bytes(&h, &h));
+        scratch_fit(&scratch, col_vor_scratch_bytes(&h, &h));
         tally t[3];
         memset(t, 0, sizeof t);
         double ns[3] = {0, 0, 0};
@@ -287,15 +287,15 @@ static void run_coherence(uint64_t seed, long pairs)
             col_vec3 w = col_scale(rdir(), 0.02);
             double ang = col_len(w), sn = sin(0.5 * ang) / ang;
             col_quat dq = {w.x * sn, w.y * sn, w.z * sn, cos(0.5 * ang)};
-            col_vc_cache cache;
+            col_vor_cache cache;
             memset(&cache, 0, sizeof cache);
             for (int k = 0; k < 100; k++) {
                 col_vec3 p = col_add(side, col_scale(dir, 0.02 * (k - 50)));
                 qb = col_quat_mul(dq, qb);
                 col_xform xb = xform(p, qb);
-                col_vc_result r;
+                col_vor_result r;
                 double t0 = stats_now_ns();
-                col_vclip_query(&cache, &h, &xa, &h, &xb, COL_VC_WANT_DISTANCE, &scratch, &r);
+                col_vor_query(&cache, &h, &xa, &h, &xb, COL_VOR_WANT_DISTANCE, &scratch, &r);
                 double t1 = stats_now_ns();
                 if (k > 0) { /* the first query of a flight is cold */
                     tally_add(&t[0], &r);
@@ -303,16 +303,16 @@ static void run_coherence(uint64_t seed, long pairs)
                     cnt[0]++;
                 }
                 /* an incoherent jump with the same (warm) cache, and a cold query */
-                col_vc_cache jump = cache;
+                col_vor_cache jump = cache;
                 col_xform xj = xform(col_scale(rdir(), 2.2 + 0.4 * urand()), rquat());
                 t0 = stats_now_ns();
-                col_vclip_query(&jump, &h, &xa, &h, &xj, COL_VC_WANT_DISTANCE, &scratch, &r);
+                col_vor_query(&jump, &h, &xa, &h, &xj, COL_VOR_WANT_DISTANCE, &scratch, &r);
                 t1 = stats_now_ns();
                 tally_add(&t[1], &r);
                 ns[1] += t1 - t0;
                 cnt[1]++;
                 t0 = stats_now_ns();
-                col_vclip_query(NULL, &h, &xa, &h, &xj, COL_VC_WANT_DISTANCE, &scratch, &r);
+                col_vor_query(NULL, &h, &xa, &h, &xj, COL_VOR_WANT_DISTANCE, &scratch, &r);
                 t1 = stats_now_ns();
                 tally_add(&t[2], &r);
                 ns[2] += t1 - t0;
@@ -349,6 +349,6 @@ int main(int argc, char **argv)
         run_coherence(seed, pairs);
         return 0;
     }
-    fprintf(stderr, "usage: vclip-stats scene FILE [--frames N] | coherence [--seed S] [--pairs N]\n");
+    fprintf(stderr, "usage: voronoi-stats scene FILE [--frames N] | coherence [--seed S] [--pairs N]\n");
     return 2;
 }

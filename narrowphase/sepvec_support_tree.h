@@ -3,7 +3,7 @@
  * value of d.v over all vertices (the value a linear scan finds) by branch and bound,
  * in about O(log n) work when the starting guess is good.
  *
- * Why: hill climbing over the hull's graph (support.h) stops at a local maximum, which is
+ * Why: hill climbing over the hull's graph (sepvec_support.h) stops at a local maximum, which is
  * the global one only if the hull is convex exactly. The hull is convex to within its
  * builder's tolerance, and where facets are nearly coplanar the graph can fold (measured:
  * a flat dome, sagitta 1e-13, whose climb stopped 7e-6 of its size below the maximum for
@@ -16,11 +16,11 @@
  *   most COL_STREE_LEAF vertices, their vertex indices stored leaf by leaf;
  * - col_stree_max: depth-first from the better child, a node pruned when an upper bound
  *   on the computed values below it, fl(d.c) + |d| (r + 2 gamma_3 (|c| + r)), cannot
- *   beat the best value found (the bound's derivation is in support_tree.c);
+ *   beat the best value found (the bound's derivation is in sepvec_support_tree.c);
  * - the tree holds offsets only (no pointers), so its block may be moved or copied.
  * Limits: hulls of up to 2^31 vertices; depth at most COL_STREE_MAX_DEPTH. */
-#ifndef COLIBRI_NARROWPHASE_SUPPORT_TREE_H
-#define COLIBRI_NARROWPHASE_SUPPORT_TREE_H
+#ifndef COLIBRI_NARROWPHASE_SEPVEC_SUPPORT_TREE_H
+#define COLIBRI_NARROWPHASE_SEPVEC_SUPPORT_TREE_H
 
 #include <stddef.h>
 

@@ -13,18 +13,18 @@
  *   the support vertex of its centre direction (Chung & Wang use an 8 x 16 latitude /
  *   longitude table; a cube map needs no trigonometry to index and N grows with the
  *   vertex count, so a cold query starts a few edges from the answer);
- * - optionally a Dobkin-Kirkpatrick hierarchy (narrowphase/dk_hierarchy.h) for big hulls,
+ * - optionally a Dobkin-Kirkpatrick hierarchy (narrowphase/sepvec_dk_hierarchy.h) for big hulls,
  *   used for cold queries only where it was measured to pay (docs/sepvec.md);
  * - col_support_exact: the exact largest computed value (a scan's), by the support tree
- *   (narrowphase/support_tree.h) above COL_SUPPORT_SCAN_MAX vertices. A climb finds the
+ *   (narrowphase/sepvec_support_tree.h) above COL_SUPPORT_SCAN_MAX vertices. A climb finds the
  *   maximum only where the hull's graph is convex exactly; certificates use this.
  * All of it lives in one block per shape (the backend's shape data), built once when the
  * shape is created: no allocation and no global state at query time.
  * Limits: tables only for hulls of at most 65535 vertices (16-bit entries); bigger hulls
  * get the DK hierarchy instead (the only place it pays: the table beats it at every size
  * measured). */
-#ifndef COLIBRI_NARROWPHASE_SUPPORT_H
-#define COLIBRI_NARROWPHASE_SUPPORT_H
+#ifndef COLIBRI_NARROWPHASE_SEPVEC_SUPPORT_H
+#define COLIBRI_NARROWPHASE_SEPVEC_SUPPORT_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,7 +45,7 @@ typedef struct col_support_data {
     int table_res;      /* N: cells per cube face edge (0: no table, scan the hull) */
     uint32_t table_off; /* byte offset of the uint16_t table [6 N N] */
     uint32_t dk_off;    /* byte offset of the DK hierarchy (0: none) */
-    uint32_t tree_off;  /* byte offset of the support tree (support_tree.h; 0: none, the
+    uint32_t tree_off;  /* byte offset of the support tree (sepvec_support_tree.h; 0: none, the
                            hull is small enough to scan) */
     uint32_t pad;
     double size;        /* largest distance of a vertex from the centroid */
@@ -76,9 +76,6 @@ void col_support_data_init(void *mem, const col_hull *h, unsigned flags);
 /* Bytes of the block that col_support_data_init actually used (the rest, the DK
  * construction's work space, may be cut off). */
 size_t col_support_data_used(const col_support_data *sd);
-
-/* The index of a vertex maximising d . v by a linear scan (ties: lowest index). */
-int col_support_scan(const col_hull *h, col_vec3 d);
 
 /* Steepest-ascent hill climbing from vertex start; stops when no neighbour is strictly
  * larger (so a plateau keeps the first vertex reached). Adds its work to st (may be

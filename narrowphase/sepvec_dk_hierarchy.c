@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Dobkin-Kirkpatrick hierarchy for cold support queries (see dk_hierarchy.h).
+/* Dobkin-Kirkpatrick hierarchy for cold support queries (see sepvec_dk_hierarchy.h).
  *
  * Construction (Dobkin & Kirkpatrick 1990; the hierarchy Chung & Wang 1996 section 5
  * suggest for big hulls): the faces of the hull are fan-triangulated, then level after
@@ -16,7 +16,7 @@
  * (n, adjacency count, then orig[n], down[n], first[n + 1], adj[]), and at the end the
  * construction's work space (fixed-width adjacency rows), which the world may cut off
  * after construction (col_dk_build writes levels below it only). */
-#include "narrowphase/dk_hierarchy.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
 
 #include <math.h>
 #include <stdint.h>

@@ -24,8 +24,8 @@
  *   floating-point error bound (else the caller decides exactly by other means).
  * Limits: capacity fixed by the caller (cap vertices); a clip that would exceed it
  * reports "degenerate". */
-#ifndef COLIBRI_NARROWPHASE_SPHERE_POLY_H
-#define COLIBRI_NARROWPHASE_SPHERE_POLY_H
+#ifndef COLIBRI_NARROWPHASE_SEPVEC_SPHERE_POLY_H
+#define COLIBRI_NARROWPHASE_SEPVEC_SPHERE_POLY_H
 
 #include "lib/core/vec.h"
 
@@ -53,14 +53,10 @@ int col_sphpoly_clip(col_sphpoly *p, col_vec3 c, int id, int *removed);
  * average of the edge constraints, and their sum. Returns 0 if none qualifies. */
 int col_sphpoly_witness(const col_sphpoly *p, const col_vec3 *cons, col_vec3 *out);
 
-/* Proves that the origin lies strictly inside the tetrahedron of m0..m3 (vectors whose
- * components carry a relative error of at most one rounding): all four cofactor weights
- * of the linear dependency have one sign beyond their error bounds. Returns 1 if proven. */
-int col_origin_in_tetra(col_vec3 m0, col_vec3 m1, col_vec3 m2, col_vec3 m3);
-
-/* Searches for such a tetrahedron among the constraint vectors m[] (indexed by id) of the
- * polygon's edges together with constraint id_new, which emptied it. The polygon must be
- * the one before the emptying clip. On success writes the four ids to out[4], returns 1. */
+/* Searches for a tetrahedron that col_origin_in_tetra (certify.h) proves holds the
+ * origin, among the constraint vectors m[] (indexed by id) of the polygon's edges
+ * together with constraint id_new, which emptied it. The polygon must be the one before
+ * the emptying clip. On success writes the four ids to out[4], returns 1. */
 int col_sphpoly_certify(const col_sphpoly *p, const col_vec3 *m, int id_new, int out[4]);
 
 #endif

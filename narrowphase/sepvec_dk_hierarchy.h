@@ -15,14 +15,14 @@
  * - levels store vertex indices and CSR adjacency only (coordinates are the hull's).
  * Limits: at most COL_DK_MAX_LEVELS levels; building stops early when a level would
  * remove less than a sixteenth of its vertices or outgrow the block. */
-#ifndef COLIBRI_NARROWPHASE_DK_HIERARCHY_H
-#define COLIBRI_NARROWPHASE_DK_HIERARCHY_H
+#ifndef COLIBRI_NARROWPHASE_SEPVEC_DK_HIERARCHY_H
+#define COLIBRI_NARROWPHASE_SEPVEC_DK_HIERARCHY_H
 
 #include <stddef.h>
 
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
-#include "narrowphase/support.h"
+#include "narrowphase/sepvec_support.h"
 
 #define COL_DK_MAX_LEVELS 40
 #define COL_DK_TOP 12

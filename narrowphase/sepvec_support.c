@@ -2,15 +2,15 @@
 /* Support queries: linear scan, hill climbing (Chung & Wang 1996) and the direction-to-
  * vertex table that starts a cold climb near its answer (the paper uses an 8 x 16
  * latitude/longitude table; ours is a cube map whose resolution grows with the vertex
- * count). See support.h. */
-#include "narrowphase/support.h"
+ * count). See sepvec_support.h. */
+#include "narrowphase/sepvec_support.h"
 
 #include <float.h>
 #include <math.h>
 #include <string.h>
 
-#include "narrowphase/dk_hierarchy.h"
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_dk_hierarchy.h"
+#include "narrowphase/sepvec_support_tree.h"
 
 /* Cube-map cells per hull vertex (6 N^2 ~ COL_TABLE_CELLS_PER_VERTEX * n): measured in
  * docs/sepvec.md; more cells start a cold climb nearer its answer at 2 bytes each. */
@@ -48,21 +48,6 @@ size_t col_support_data_bytes(const col_hull *h, unsigned flags)
     if (h->vertex_count > COL_SUPPORT_SCAN_MAX) bytes += col_stree_bytes(h);
     if (want_dk(h, flags)) bytes += round16(col_dk_bytes(h));
     return bytes;
-}
-
-int col_support_scan(const col_hull *h, col_vec3 d)
-{
-    const col_vec3 *v = h->vertices;
-    int n = h->vertex_count, best = 0;
-    double bd = col_dot(d, v[0]);
-    for (int i = 1; i < n; i++) {
-        double t = col_dot(d, v[i]);
-        if (t > bd) {
-            bd = t;
-            best = i;
-        }
-    }
-    return best;
 }
 
 int col_support_climb(const col_hull *h, col_vec3 d, int start, col_support_stats *st)
@@ -171,7 +156,7 @@ void col_support_data_init(void *mem, const col_hull *h, unsigned flags)
         uint16_t *t = (uint16_t *)(void *)((unsigned char *)mem + sd->table_off);
         int prev = 0;
         for (int f = 0; f < 6; f++) {
-            int row = col_support_scan(h, cell_dir(res, f, 0, 0));
+            int row = col_hull_support_scan(h, cell_dir(res, f, 0, 0));
             for (int i = 0; i < res; i++) {
                 prev = row;
                 for (int j = 0; j < res; j++) {
@@ -218,7 +203,7 @@ int col_support_find(const col_hull *h, const col_support_data *sd, col_vec3 d, 
         if (h->vertex_count <= COL_SUPPORT_SCAN_MAX || hint < 0 ||
             (sd != NULL && h->vertex_count <= COL_SUPPORT_TABLE_MIN)) {
             if (st != NULL) st->evals += h->vertex_count;
-            return col_support_scan(h, d);
+            return col_hull_support_scan(h, d);
         }
         return col_support_climb(h, d, hint, st);
     }
@@ -242,7 +227,7 @@ int col_support_exact(const col_hull *h, const col_support_data *sd, col_vec3 d,
         return v;
     }
     if (st != NULL) st->evals += h->vertex_count;
-    return col_support_scan(h, d);
+    return col_hull_support_scan(h, d);
 }
 
 int col_support_find_dk(const col_hull *h, const col_support_data *sd, col_vec3 d,

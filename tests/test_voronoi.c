@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Tests of the voronoi backend (narrowphase/vclip.c, closest-feature tracking after Lin &
+/* Tests of the voronoi backend (narrowphase/voronoi.c, closest-feature tracking after Lin &
  * Canny 1991 and Mirtich's V-Clip 1998):
  * - distances and closest points against an independent brute force over all feature
  *   pairs (every vertex against every triangle of the other's faces, every edge pair),
@@ -32,7 +32,7 @@
 #include "lib/core/hull.h"
 #include "lib/core/vec.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/vclip.h"
+#include "narrowphase/voronoi.h"
 #include "tests/agreement.h"
 #include "tests/test_util.h"
 
@@ -308,16 +308,16 @@ static void build_pool(void)
 
 /* ---- the backend under test ---- */
 
-static void vq(col_vc_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
-               int flags, col_vc_result *r)
+static void vq(col_vor_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
+               int flags, col_vor_result *r)
 {
-    size_t n = col_vclip_scratch_bytes(a, b);
+    size_t n = col_vor_scratch_bytes(a, b);
     col_np_scratch s;
     s.mem = malloc(n);
     s.size = n;
     assert_non_null(s.mem);
     memset(r, 0xA5, sizeof *r);
-    col_vclip_query(cache, a, xa, b, xb, flags, &s, r);
+    col_vor_query(cache, a, xa, b, xb, flags, &s, r);
     free(s.mem);
     assert_true(r->steps >= 1);
 }
@@ -327,7 +327,7 @@ static int ref_colliding(const col_hull *a, const col_xform *xa, const col_hull 
     size_t n = col_np_scratch_bytes(&col_np_reference, a, b);
     col_np_scratch s = {malloc(n), n};
     col_np_result r;
-    col_np_reference.query(NULL, a, xa, b, xb, &s, &r);
+    col_np_reference.query(NULL, a, NULL, xa, b, NULL, xb, &s, &r);
     free(s.mem);
     return r.colliding;
 }
@@ -354,12 +354,12 @@ static int inside(const col_hull *h, const col_xform *x, col_vec3 p, double tol)
 /* How far world point p is from the feature f of h (vertex, segment, or polygon). For a
  * face: the larger of its distance from the face's plane and its excess over the face's
  * side planes (the Voronoi prism), which stays accurate for slivers. */
-static double feature_distance(const world_hull *W, const col_xform *x, col_vc_feature f, col_vec3 p)
+static double feature_distance(const world_hull *W, const col_xform *x, col_vor_feature f, col_vec3 p)
 {
     const col_hull *h = W->h;
     col_vec3 c;
-    if (f.type == COL_VC_VERTEX) return col_len(col_sub(p, W->v[f.index]));
-    if (f.type == COL_VC_EDGE) return point_segment(p, W->v[h->edge_verts[2 * f.index]], W->v[h->edge_verts[2 * f.index + 1]], &c);
+    if (f.type == COL_VOR_VERTEX) return col_len(col_sub(p, W->v[f.index]));
+    if (f.type == COL_VOR_EDGE) return point_segment(p, W->v[h->edge_verts[2 * f.index]], W->v[h->edge_verts[2 * f.index + 1]], &c);
     const int *r = h->face_verts + h->face_first[f.index];
     int len = h->face_first[f.index + 1] - h->face_first[f.index];
     col_vec3 n = col_mat3_mul(&x->R, h->planes[f.index].n);
@@ -383,7 +383,7 @@ typedef struct run_stats {
     long by_kind[6];
 } run_stats;
 
-static void count(run_stats *st, const col_vc_result *r)
+static void count(run_stats *st, const col_vor_result *r)
 {
     st->queries++;
     if (r->warm) {
@@ -405,7 +405,7 @@ static void count(run_stats *st, const col_vc_result *r)
  * distance, points on the bodies, points realising the distance, points on their
  * features. */
 static void check_distance(const shape *sa, const col_xform *xa, const shape *sb, const col_xform *xb,
-                           col_vc_cache *cache, run_stats *st, const char *what)
+                           col_vor_cache *cache, run_stats *st, const char *what)
 {
     static world_hull A, B;
     to_world(&sa->h, xa, &A);
@@ -416,18 +416,18 @@ static void check_distance(const shape *sa, const col_xform *xa, const shape *sb
     double floor_ = FLOOR_C * DBL_EPSILON * M;
     double tol = DIST_REL * dbf + floor_;
 
-    col_vc_result r;
-    vq(cache, &sa->h, xa, &sb->h, xb, COL_VC_WANT_DISTANCE, &r);
+    col_vor_result r;
+    vq(cache, &sa->h, xa, &sb->h, xb, COL_VOR_WANT_DISTANCE, &r);
     count(st, &r);
     if (dbf <= floor_) { /* within rounding of contact: any of the three answers */
         st->touching++;
         return;
     }
-    if (r.outcome != COL_VC_SEPARATED || !(fabs(r.distance - dbf) <= tol)) {
+    if (r.outcome != COL_VOR_SEPARATED || !(fabs(r.distance - dbf) <= tol)) {
         fprintf(stderr, "%s (%s / %s): outcome %d distance %.17g brute %.17g (diff %.3g, tol %.3g) steps %d cycles %d fallbacks %d\n",
                 what, sa->kind, sb->kind, r.outcome, r.distance, dbf, r.distance - dbf, tol, r.steps, r.cycles, r.fallbacks);
     }
-    assert_int_equal(r.outcome, COL_VC_SEPARATED);
+    assert_int_equal(r.outcome, COL_VOR_SEPARATED);
     double rel = fabs(r.distance - dbf) / tol;
     if (rel > st->worst_rel) st->worst_rel = rel;
     assert_true(rel <= 1.0);
@@ -492,7 +492,7 @@ static double gap_target(double size)
 
 static void print_stats(const char *name, const run_stats *st)
 {
-    printf("vclip[%s]: %ld queries (%ld warm, %ld cold); steps per query: warm mean %.2f max %d, cold mean %.2f "
+    printf("voronoi[%s]: %ld queries (%ld warm, %ld cold); steps per query: warm mean %.2f max %d, cold mean %.2f "
            "max %d; %ld cycles, %ld fallbacks, %ld certificate failures, %ld local-minimum scans, %ld within "
            "rounding of contact; worst distance error %.3g of tolerance\n",
            name, st->queries, st->warm, st->cold, st->warm ? (double)st->steps_warm / st->warm : 0.0, st->max_warm,
@@ -508,10 +508,10 @@ static void test_distance_random(void **state)
     rng_seed(SEED, __func__);
     long n = (long)(DISTANCE_PAIRS * col_agreement_scale());
     if (n < 500) n = 500;
-    printf("vclip distance: %ld separated pairs\n", n);
+    printf("voronoi distance: %ld separated pairs\n", n);
     run_stats st;
     memset(&st, 0, sizeof st);
-    col_vc_cache cache;
+    col_vor_cache cache;
     memset(&cache, 0, sizeof cache);
     for (long i = 0; i < n; i++) {
         const shape *sa = &g_pool[rng_next() % POOL], *sb = &g_pool[rng_next() % POOL];
@@ -539,7 +539,7 @@ static void test_distance_parallel(void **state)
     if (n < 200) n = 200;
     run_stats st;
     memset(&st, 0, sizeof st);
-    col_vc_cache cache;
+    col_vor_cache cache;
     for (long i = 0; i < n; i++) {
         /* box or prism shapes: indices with i % 6 == 1 or 5 */
         const shape *sa = &g_pool[6 * (int)(rng_next() % (POOL / 6)) + (rng_next() & 1 ? 1 : 5)];
@@ -610,7 +610,7 @@ static void test_coherence(void **state)
     memset(&warm, 0, sizeof warm);
     memset(&jump, 0, sizeof jump);
     memset(&foreign, 0, sizeof foreign);
-    col_vc_cache cache, other;
+    col_vor_cache cache, other;
     memset(&other, 0, sizeof other);
     for (long sq = 0; sq < seqs; sq++) {
         const shape *sa = &g_pool[rng_next() % POOL], *sb = &g_pool[rng_next() % POOL];
@@ -636,16 +636,16 @@ static void test_coherence(void **state)
             col_vec3 p = col_add(col_sub(c_old, col_mat3_mul(&t.R, sb->h.centroid)), v);
             xb = make_pose(p, qb);
             if (ref_colliding(&sa->h, &xa, &sb->h, &xb)) {
-                col_vc_result r;
-                vq(&cache, &sa->h, &xa, &sb->h, &xb, COL_VC_WANT_DISTANCE, &r);
+                col_vor_result r;
+                vq(&cache, &sa->h, &xa, &sb->h, &xb, COL_VOR_WANT_DISTANCE, &r);
                 count(&warm, &r);
-                assert_int_not_equal(r.outcome, COL_VC_SEPARATED);
+                assert_int_not_equal(r.outcome, COL_VOR_SEPARATED);
                 v = col_neg(v); /* back out */
                 continue;
             }
             check_distance(sa, &xa, sb, &xb, &cache, &warm, "coherent");
             /* a foreign cache: the features of another pair (indices clamped or not) */
-            col_vc_cache tmp = other;
+            col_vor_cache tmp = other;
             check_distance(sa, &xa, sb, &xb, &tmp, &foreign, "foreign cache");
         }
         other = cache;
@@ -687,16 +687,16 @@ static void test_penetration(void **state)
         col_xform xb = make_pose(col_sub(target, col_mat3_mul(&t.R, sb->h.centroid)), qb);
         if (i % 50 == 7) xb = xa, sb = sa; /* identical */
         if (!ref_colliding(&sa->h, &xa, &sb->h, &xb)) continue;
-        col_vc_cache cache;
+        col_vor_cache cache;
         memset(&cache, 0, sizeof cache);
         for (int rep = 0; rep < 2; rep++) {
-            col_vc_result r;
-            vq(&cache, &sa->h, &xa, &sb->h, &xb, COL_VC_WANT_DISTANCE, &r);
+            col_vor_result r;
+            vq(&cache, &sa->h, &xa, &sb->h, &xb, COL_VOR_WANT_DISTANCE, &r);
             count(&st, &r);
-            if (r.outcome == COL_VC_SEPARATED)
+            if (r.outcome == COL_VOR_SEPARATED)
                 fprintf(stderr, "penetration %ld (%s / %s): SEPARATED, distance %.3g\n", i, sa->kind, sb->kind, r.distance);
-            assert_int_not_equal(r.outcome, COL_VC_SEPARATED);
-            if (r.outcome == COL_VC_PENETRATING && r.fallbacks == 0) {
+            assert_int_not_equal(r.outcome, COL_VOR_SEPARATED);
+            if (r.outcome == COL_VOR_PENETRATING && r.fallbacks == 0) {
                 pen++;
                 /* the witness is a common point */
                 double tol = FLOOR_C * DBL_EPSILON * (col_max_abs(r.pa) + sa->size + sb->size);
@@ -721,18 +721,18 @@ static void test_forced_fallback(void **state)
         const shape *sa = &g_pool[rng_next() % POOL], *sb = &g_pool[rng_next() % POOL];
         col_xform xa = make_pose(col_scale(rand_unit(), 2.0 * sa->size), rand_quat()), xb;
         place_separated(sa, &xa, sb, rand_quat(), gap_target(fmin(sa->size, sb->size)), &xb);
-        col_vc_result r1, r2;
-        vq(NULL, &sa->h, &xa, &sb->h, &xb, COL_VC_WANT_DISTANCE, &r1);
-        vq(NULL, &sa->h, &xa, &sb->h, &xb, COL_VC_WANT_DISTANCE | COL_VC_FORCE_FALLBACK, &r2);
+        col_vor_result r1, r2;
+        vq(NULL, &sa->h, &xa, &sb->h, &xb, COL_VOR_WANT_DISTANCE, &r1);
+        vq(NULL, &sa->h, &xa, &sb->h, &xb, COL_VOR_WANT_DISTANCE | COL_VOR_FORCE_FALLBACK, &r2);
         assert_int_equal(r2.fallbacks, 1);
-        if (r1.outcome != COL_VC_SEPARATED) continue;
-        assert_int_equal(r2.outcome, COL_VC_SEPARATED);
+        if (r1.outcome != COL_VOR_SEPARATED) continue;
+        assert_int_equal(r2.outcome, COL_VOR_SEPARATED);
         double tol = DIST_REL * r1.distance + FLOOR_C * DBL_EPSILON * (col_max_abs(xb.p) + sa->size + sb->size);
         assert_true(fabs(r1.distance - r2.distance) <= tol);
         /* the boolean path: the reference's certificate */
-        col_vc_result r3;
-        vq(NULL, &sa->h, &xa, &sb->h, &xb, COL_VC_FORCE_FALLBACK, &r3);
-        assert_int_equal(r3.outcome, COL_VC_SEPARATED);
+        col_vor_result r3;
+        vq(NULL, &sa->h, &xa, &sb->h, &xb, COL_VOR_FORCE_FALLBACK, &r3);
+        assert_int_equal(r3.outcome, COL_VOR_SEPARATED);
         assert_true(r3.gap > 0.0);
     }
 }
@@ -745,12 +745,12 @@ static void test_bad_cache(void **state)
     const shape *sa = &g_pool[0], *sb = &g_pool[1];
     col_xform xa = make_pose(col_v3(0, 0, 0), rand_quat()), xb;
     place_separated(sa, &xa, sb, rand_quat(), 0.1 * sb->size, &xb);
-    col_vc_cache bad[4];
+    col_vor_cache bad[4];
     memset(bad, 0, sizeof bad);
-    bad[0].valid = 1, bad[0].fa.type = COL_VC_FACE, bad[0].fa.index = 0, bad[0].fb.type = COL_VC_FACE;
-    bad[1].valid = 1, bad[1].fa.type = COL_VC_EDGE, bad[1].fa.index = 1 << 20;
+    bad[0].valid = 1, bad[0].fa.type = COL_VOR_FACE, bad[0].fa.index = 0, bad[0].fb.type = COL_VOR_FACE;
+    bad[1].valid = 1, bad[1].fa.type = COL_VOR_EDGE, bad[1].fa.index = 1 << 20;
     bad[2].valid = 1, bad[2].fa.type = 7;
-    bad[3].valid = 1, bad[3].fb.type = COL_VC_VERTEX, bad[3].fb.index = -3;
+    bad[3].valid = 1, bad[3].fb.type = COL_VOR_VERTEX, bad[3].fb.index = -3;
     run_stats st;
     memset(&st, 0, sizeof st);
     for (int k = 0; k < 4; k++) check_distance(sa, &xa, sb, &xb, &bad[k], &st, "bad cache");
@@ -759,19 +759,19 @@ static void test_bad_cache(void **state)
 
 /* The voronoi backend itself, plus a tally of why it fell back: each query that fell
  * back is replayed (deterministically, from a copy of the cache it started with) through
- * col_vclip_query to read the reason. */
+ * col_vor_query to read the reason. */
 static long g_fb_band, g_fb_other, g_fb_cycles, g_calls;
 
-static void counting_query(void *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                           const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+static void counting_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
+                           const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
-    col_vc_cache before;
-    if (cache != NULL) before = *(col_vc_cache *)cache;
+    col_vor_cache before;
+    if (cache != NULL) before = *(col_vor_cache *)cache;
     g_calls++;
-    col_np_voronoi.query(cache, a, xa, b, xb, scratch, out);
+    col_np_voronoi.query(cache, a, da, xa, b, db, xb, scratch, out);
     if (out->fallbacks == 0) return;
-    col_vc_result r;
-    col_vclip_query(cache != NULL ? &before : NULL, a, xa, b, xb, 0, scratch, &r);
+    col_vor_result r;
+    col_vor_query(cache != NULL ? &before : NULL, a, xa, b, xb, 0, scratch, &r);
     assert_int_equal(r.fallbacks, out->fallbacks);
     if (r.band)
         g_fb_band++;
@@ -791,7 +791,7 @@ static void test_agreement(void **state)
     be.query = counting_query;
     g_fb_band = g_fb_other = g_fb_cycles = g_calls = 0;
     long failures = col_agreement_run(&be, SEED ^ 6, n, &st);
-    printf("vclip agreement: %ld backend calls (compared or not), %ld fell back: %ld within rounding of contact "
+    printf("voronoi agreement: %ld backend calls (compared or not), %ld fell back: %ld within rounding of contact "
            "(the reference decides the band), %ld after cycles or failed certificates (%ld cycles)\n",
            g_calls, g_fb_band + g_fb_other, g_fb_band, g_fb_other, g_fb_cycles);
     assert_int_equal(failures, 0);
@@ -806,12 +806,12 @@ static void test_backend_table(void **state)
     (void)state;
     assert_ptr_equal(col_np_backend_get(COL_BACKEND_VORONOI), &col_np_voronoi);
     assert_string_equal(col_np_voronoi.name, "voronoi");
-    assert_true(col_np_voronoi.cache_size >= sizeof(col_vc_cache));
+    assert_true(col_np_voronoi.cache_size >= sizeof(col_vor_cache));
     /* backend.h's scratch rule for every pool pair: covered by the maximum counts' need,
      * with room for the reference fallback */
     for (int i = 0; i < POOL; i++)
         for (int j = 0; j < POOL; j++) {
-            size_t ab = col_vclip_scratch_bytes(&g_pool[i].h, &g_pool[j].h);
+            size_t ab = col_vor_scratch_bytes(&g_pool[i].h, &g_pool[j].h);
             col_np_counts m = col_np_counts_max(col_np_counts_of(&g_pool[i].h), col_np_counts_of(&g_pool[j].h));
             assert_true(ab <= col_np_voronoi.scratch_need(m, m));
             assert_true(ab == col_np_scratch_bytes(&col_np_voronoi, &g_pool[i].h, &g_pool[j].h));
@@ -823,7 +823,7 @@ static int setup(void **state)
 {
     (void)state;
     col_alloc_init(&g_alloc, NULL);
-    rng_seed(SEED ^ 0xabcdef, "test_vclip shape pool");
+    rng_seed(SEED ^ 0xabcdef, "test_voronoi shape pool");
     build_pool();
     return 0;
 }
