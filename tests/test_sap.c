@@ -21,63 +21,21 @@
 #include "broadphase/pair_set.h"
 #include "broadphase/sap.h"
 #include "lib/core/alloc.h"
+#include "tests/test_util.h"
 
-/* ---- counting (and failing) allocator ---- */
+/* ---- the counting (and failing) allocator of tests/test_util.h ---- */
 
-typedef struct counter {
-    uint64_t allocs, frees, failed;
-    int64_t fail_at; /* index of the allocation to fail once; -1: never */
-    bool fail_all;   /* fail every allocation */
-} counter;
-
-static void *counting_alloc(size_t size, void *user)
-{
-    counter *c = user;
-    uint64_t i = c->allocs++;
-    if (c->fail_all || (c->fail_at >= 0 && i == (uint64_t)c->fail_at)) {
-        c->failed++;
-        return NULL;
-    }
-    return malloc(size);
-}
-
-static void counting_free(void *ptr, size_t size, void *user)
-{
-    (void)size;
-    counter *c = user;
-    c->frees++;
-    free(ptr);
-}
-
-static void init_alloc(col_alloc *a, counter *c)
+static void init_alloc(col_alloc *a, counting_alloc *c)
 {
     memset(c, 0, sizeof *c);
-    c->fail_at = -1;
-    col_allocator hooks = {counting_alloc, counting_free, c};
+    col_allocator hooks = counting_hooks(c);
     col_alloc_init(a, &hooks);
 }
 
-/* ---- deterministic random numbers (splitmix64) ---- */
-
-static uint64_t rng_state;
-
-static uint64_t rng_next(void)
-{
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
+/* ---- random numbers: tests/test_util.h's splitmix64 ---- */
 
 static uint32_t rng_below(uint32_t n) { return (uint32_t)(rng_next() % n); }
-static double rng_unit(void) { return (double)(rng_next() >> 11) * (1.0 / 9007199254740992.0); }
-static bool rng_chance(double p) { return rng_unit() < p; }
-
-static void rng_seed(uint64_t seed, const char *test)
-{
-    rng_state = seed;
-    if (test != NULL) print_message("%s: seed 0x%llx\n", test, (unsigned long long)seed);
-}
+static bool rng_chance(double p) { return urand() < p; }
 
 /* ---- shadow map: pair key -> user (open addressing, backward-shift deletion) ---- */
 
@@ -167,7 +125,7 @@ static void test_pair_set_basic(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_pair_set *set = col_pair_set_create(&a);
     assert_non_null(set);
@@ -233,7 +191,7 @@ static void test_pair_set_random(void **state)
     (void)state;
     rng_seed(0x5eed0001ULL, "pair_set_random");
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_pair_set *set = col_pair_set_create(&a);
     assert_non_null(set);
@@ -303,7 +261,7 @@ static void test_pair_set_reserve_no_alloc(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_pair_set *set = col_pair_set_create(&a);
     assert_non_null(set);
@@ -326,23 +284,25 @@ static void test_pair_set_oom(void **state)
 {
     (void)state;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
-    c.fail_all = true;
+    c.limit = true; /* every allocation fails */
+    c.allowed = 0;
     assert_null(col_pair_set_create(&a));
-    c.fail_all = false;
+    c.limit = false;
     col_pair_set *set = col_pair_set_create(&a);
     assert_non_null(set);
-    c.fail_all = true;
+    c.limit = true; /* every allocation fails */
+    c.allowed = 0;
     assert_int_equal(col_pair_set_add(set, 1, 2), -1);
     assert_int_equal(col_pair_set_count(set), 0);
     assert_null(col_pair_set_find(set, 1, 2));
     assert_int_equal(col_pair_set_reserve(set, 100), -1);
-    c.fail_all = false;
+    c.limit = false;
     assert_int_equal(col_pair_set_add(set, 1, 2), 1);
     /* Fail each allocation of a growth in turn. */
     for (int64_t k = 0; k < 8; k++) {
-        c.fail_at = (int64_t)c.allocs + k;
+        c.fail_attempt = c.attempts + k + 1;
         int before = col_pair_set_count(set);
         for (uint32_t i = 0; i < 3000; i++) {
             int rc = col_pair_set_add(set, 1000 + (uint32_t)k * 5000 + i, 7);
@@ -352,11 +312,11 @@ static void test_pair_set_oom(void **state)
                 break;
             }
         }
-        c.fail_at = -1;
+        c.fail_attempt = 0;
     }
     col_pair_set_destroy(set);
     assert_int_equal(a.bytes, 0);
-    assert_int_equal(c.allocs, c.frees + c.failed);
+    assert_int_equal(c.allocs, c.frees);
 }
 
 /* ---- SAP against brute force ---- */
@@ -584,7 +544,7 @@ static void test_sap_vs_brute_force(void **state)
     rng_seed(0xc011b41ULL, "sap_vs_brute_force");
     const double world = 10.0;
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_sap *sap = col_sap_create(&a);
     assert_non_null(sap);
@@ -667,11 +627,12 @@ static void test_sap_oom(void **state)
     (void)state;
     int completed = 0, failures = 0;
     for (int64_t fail_at = 0; fail_at < 400; fail_at++) {
-        rng_seed(0x00dULL, fail_at == 0 ? "sap_oom" : NULL);
+        if (fail_at == 0) rng_seed(0x00dULL, "sap_oom");
+        else rng_reseed(0x00dULL);
         col_alloc a;
-        counter c;
+        counting_alloc c;
         init_alloc(&a, &c);
-        c.fail_at = fail_at;
+        c.fail_attempt = fail_at + 1;
         col_sap *sap = col_sap_create(&a);
         if (sap == NULL) {
             assert_int_equal(a.bytes, 0);
@@ -714,11 +675,11 @@ static void test_sap_oom(void **state)
         assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
         check_sap(&s, sap, true);
         if (failed) failures++;
-        if (c.allocs <= (uint64_t)fail_at) completed++;
+        if (c.attempts <= fail_at) completed++;
         col_sap_destroy(sap);
         sim_free(&s);
         assert_int_equal(a.bytes, 0);
-        assert_int_equal(c.allocs, c.frees + c.failed);
+        assert_int_equal(c.allocs, c.frees);
         if (completed >= 3) break;
     }
     print_message("sap_oom: %d runs with a failed call\n", failures);
@@ -735,7 +696,7 @@ static void test_sap_steady_no_alloc(void **state)
     rng_seed(0x57eadULL, "sap_steady_no_alloc");
     enum { N = 200 };
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_sap *sap = col_sap_create(&a);
     assert_non_null(sap);
@@ -772,7 +733,7 @@ static void test_sap_periodic_no_alloc(void **state)
     rng_seed(0xfe710dULL, "sap_periodic_no_alloc");
     enum { N = 300, PERIOD = 4 };
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_sap *sap = col_sap_create(&a);
     assert_non_null(sap);
@@ -781,8 +742,8 @@ static void test_sap_periodic_no_alloc(void **state)
     static col_aabb poses[PERIOD][N];
     for (int t = 0; t < PERIOD; t++) {
         for (int p = 0; p < N; p++) {
-            double x = rng_unit() * 8, y = rng_unit() * 8, z = rng_unit() * 8;
-            double h = 0.2 + rng_unit() * 0.6;
+            double x = urand() * 8, y = urand() * 8, z = urand() * 8;
+            double h = 0.2 + urand() * 0.6;
             poses[t][p].min = col_vec3_make(x - h, y - h, z - h);
             poses[t][p].max = col_vec3_make(x + h, y + h, z + h);
         }
@@ -811,15 +772,15 @@ static void test_sap_large_single_insert(void **state)
     rng_seed(0x100000ULL, "sap_large_single_insert");
     enum { N = 100000 };
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_sap *sap = col_sap_create(&a);
     assert_non_null(sap);
     col_aabb *box = malloc((N + 1) * sizeof *box);
     assert_non_null(box);
     for (int p = 0; p <= N; p++) {
-        double x = rng_unit() * 100, y = rng_unit() * 100, z = rng_unit() * 100;
-        double h = 0.25 + rng_unit() * 0.5;
+        double x = urand() * 100, y = urand() * 100, z = urand() * 100;
+        double h = 0.25 + urand() * 0.5;
         box[p].min = col_vec3_make(x - h, y - h, z - h);
         box[p].max = col_vec3_make(x + h, y + h, z + h);
     }
@@ -884,7 +845,7 @@ static void test_sap_sub_ulp_gap(void **state)
     assert_true(r.min.z == -1.0 - 0x1p-23 && r.max.z == -1.0);
 
     col_alloc a;
-    counter c;
+    counting_alloc c;
     init_alloc(&a, &c);
     col_sap *sap = col_sap_create(&a);
     assert_non_null(sap);
@@ -976,14 +937,14 @@ static void test_sap_round_box_matches_nextafterf(void **state)
             switch (rng_below(5)) {
             case 0:
             case 1: /* a float (exact: rounds to itself) */
-                d = (double)ldexpf((float)rng_unit() - 0.5f, (int)rng_below(276) - 150);
+                d = (double)ldexpf((float)urand() - 0.5f, (int)rng_below(276) - 150);
                 break;
             case 2: /* the double next to a float, on either side */
-                d = (double)ldexpf((float)rng_unit() - 0.5f, (int)rng_below(276) - 150);
+                d = (double)ldexpf((float)urand() - 0.5f, (int)rng_below(276) - 150);
                 d = nextafter(d, rng_chance(0.5) ? INFINITY : -INFINITY);
                 break;
             case 3: /* any magnitude */
-                d = ldexp(rng_unit() - 0.5, (int)rng_below(300) - 150);
+                d = ldexp(urand() - 0.5, (int)rng_below(300) - 150);
                 break;
             default: /* coordinates: integers scaled down, as a scene's are */
                 d = (double)(int64_t)(rng_next() >> 20) * 1e-9 * (rng_chance(0.5) ? 1 : -1);
