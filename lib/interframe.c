@@ -14,6 +14,7 @@
 
 #include "broadphase/sap.h"
 #include "ccd/lpip_sweep.h"
+#include "ccd/swept_box.h"
 #include "lib/parallel.h"
 #include "lib/world.h"
 
@@ -118,28 +119,14 @@ col_status col_interframe_prepare(col_world *w)
     int high = w->body_ids.high_water;
     if (if_box_array_reserve(&w->alloc, &st->boxes, high) != 0) return COL_ERR_OUT_OF_MEMORY;
 
-    /* Swept boxes: both poses' boxes, joined, widened by the chord bulge of the body's
-     * own rotation (r theta^2 / 8, lpip_sweep.c): the box of the straight chord of every
-     * vertex contains its arc widened by that much. */
+    /* Swept boxes (ccd/swept_box.h). */
     int nbox = 0;
     for (int s = 0; s < high; s++) {
         if (!w->body_ids.live[s]) continue;
         const col_body_rec *b = &w->bodies[s];
-        const col_hull *h = &w->shapes[b->shape].hull;
-        const col_xform *x0 = if_prev(w, (uint32_t)s, frame), *x1 = &b->xf;
-        col_aabb b0, b1;
-        col_world_hull_aabb(h, x0, &b0);
-        col_world_hull_aabb(h, x1, &b1);
-        double th = col_lpip_angle_bound(&x0->R, &x1->R);
-        double grow = th > 0.0 ? 0.125 * h->radius * th * th * (1.0 + 1e-9) + 1e-12 * h->radius : 0.0;
         if_box *o = &st->boxes.data[nbox++];
         o->slot = (uint32_t)s;
-        o->lo[0] = fmin(b0.min.x, b1.min.x) - grow;
-        o->lo[1] = fmin(b0.min.y, b1.min.y) - grow;
-        o->lo[2] = fmin(b0.min.z, b1.min.z) - grow;
-        o->hi[0] = fmax(b0.max.x, b1.max.x) + grow;
-        o->hi[1] = fmax(b0.max.y, b1.max.y) + grow;
-        o->hi[2] = fmax(b0.max.z, b1.max.z) + grow;
+        col_swept_box(&w->shapes[b->shape].hull, if_prev(w, (uint32_t)s, frame), &b->xf, o->lo, o->hi);
     }
     if (nbox > 1) qsort(st->boxes.data, (size_t)nbox, sizeof(if_box), if_box_cmp);
 

@@ -275,21 +275,7 @@ col_status col_world_reserve_scratch(col_world *world, size_t size)
 
 void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, col_aabb *out)
 {
-    col_vec3 mid = col_scale(col_add(hull->aabb_min, hull->aabb_max), 0.5);
-    col_vec3 half = col_scale(col_sub(hull->aabb_max, hull->aabb_min), 0.5);
-    col_vec3 c = col_xform_point(xf, mid);
-    const double *m = xf->R.m;
-    double e[3], cc[3] = {c.x, c.y, c.z}, lo[3], hi[3];
-    for (int a = 0; a < 3; a++) {
-        e[a] = fabs(m[3 * a]) * half.x + fabs(m[3 * a + 1]) * half.y + fabs(m[3 * a + 2]) * half.z;
-        /* Outward slack: the rounding of R v + p and of this formula is a few ulps of
-         * |c| + e; 1e-12 relative is orders of magnitude more, and still negligible. */
-        double slack = 1e-12 * (fabs(cc[a]) + e[a]) + DBL_MIN;
-        lo[a] = cc[a] - e[a] - slack;
-        hi[a] = cc[a] + e[a] + slack;
-    }
-    out->min = col_v3(lo[0], lo[1], lo[2]);
-    out->max = col_v3(hi[0], hi[1], hi[2]);
+    col_hull_box_at(hull, xf, &out->min, &out->max);
 }
 
 void col_world_fat_aabb(const col_hull *hull, const col_xform *xf, const col_aabb *tight, double margin,

@@ -710,3 +710,22 @@ int col_hull_support_scan(const col_hull *hull, col_vec3 d)
     }
     return best;
 }
+
+void col_hull_box_at(const col_hull *hull, const col_xform *xf, col_vec3 *min, col_vec3 *max)
+{
+    col_vec3 mid = col_scale(col_add(hull->aabb_min, hull->aabb_max), 0.5);
+    col_vec3 half = col_scale(col_sub(hull->aabb_max, hull->aabb_min), 0.5);
+    col_vec3 c = col_xform_point(xf, mid);
+    const double *m = xf->R.m;
+    double e[3], cc[3] = {c.x, c.y, c.z}, lo[3], hi[3];
+    for (int a = 0; a < 3; a++) {
+        e[a] = fabs(m[3 * a]) * half.x + fabs(m[3 * a + 1]) * half.y + fabs(m[3 * a + 2]) * half.z;
+        /* Outward slack: the rounding of R v + p and of this formula is a few ulps of
+         * |c| + e; 1e-12 relative is orders of magnitude more, and still negligible. */
+        double slack = 1e-12 * (fabs(cc[a]) + e[a]) + DBL_MIN;
+        lo[a] = cc[a] - e[a] - slack;
+        hi[a] = cc[a] + e[a] + slack;
+    }
+    *min = col_v3(lo[0], lo[1], lo[2]);
+    *max = col_v3(hi[0], hi[1], hi[2]);
+}

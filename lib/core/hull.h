@@ -22,6 +22,7 @@
 
 #include "colibri/base.h"
 #include "colibri/vecmath.h"
+#include "lib/core/vec.h"
 
 struct col_alloc;
 
@@ -61,6 +62,11 @@ typedef struct col_hull {
  * temporary memory does not (it is freed before returning). */
 col_status col_hull_build(struct col_alloc *alloc, const col_vec3 *points, int n, col_hull *out,
                           char *err, size_t errlen);
+
+/* The box of a hull at a pose: |R| times the local box half extents about the rotated
+ * local box centre, widened outward by a relative 1e-12 so that every world vertex
+ * R v + p as col_xform_point computes it lies inside despite rounding. */
+void col_hull_box_at(const col_hull *hull, const col_xform *xf, col_vec3 *min, col_vec3 *max);
 
 /* Frees the arrays of a built hull and zeroes it. */
 void col_hull_free(struct col_alloc *alloc, col_hull *hull);
