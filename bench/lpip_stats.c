@@ -8,9 +8,10 @@
  *
  *   lpip-stats SCENE_FILE [--frames N] [--cold] [--active-k K] [--reference]
  *
- * A world (lpip backend, one worker) supplies the broad-phase pairs of every frame; each pair that reaches the narrow phase is then asked again, timed, with
- * this program's own per-pair cache (kept for as long as the pair stays in the broad
- * phase, as the world keeps its own), so the numbers are those of the world's queries.
+ * A world (lpip backend, one worker) runs the scene; its narrow-phase observer
+ * (lib/observe.h) hands over every query it makes, which is then asked again, timed, with
+ * this program's own per-pair cache (kept per pair cache slot, as the world keeps its
+ * own), so the numbers are those of the world's queries.
  * --cold: no warm start (the cached plane and weights are not used). Uses internal
  * headers (bench/ may, to count things). Exit status: 0, 1 on a load or Colibri error,
  * 2 on a bad command line. */
@@ -22,10 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase/pair_set.h"
-#include "broadphase/sap.h"
 #include "colibri/colibri.h"
-#include "lib/world.h"
+#include "lib/observe.h"
 #include "narrowphase/lpip.h"
 #include "scene.h"
 #include "stats_util.h"
@@ -66,6 +65,85 @@ static void hist_print(const char *what, const hist *h)
     }
     printf("| %s | %ld | %.2f | %d | %d | %ld |\n", what, h->n, (double)h->sum / (double)h->n, hist_quantile(h, 0.5),
            hist_quantile(h, 0.95), h->max);
+}
+
+/* What the observer accumulates over the run. */
+typedef struct stats_run {
+    size_t csize;
+    unsigned char *caches; /* own lpip caches, per pair cache slot */
+    uint64_t *keys;        /* which pair a slot's cache belongs to */
+    int ccap;
+    col_np_scratch scr;
+    col_lpip_options opt;
+    int with_ref, error;
+    long exits[COL_LPIP_EXIT_COUNT];
+    hist it_sep, it_col, it_sep_lp, it_col_lp, act;
+    long queries, disagree, violator_queries, warm_lp, sep_total, sep_cached;
+    double t_lpip, t_ref;
+} stats_run;
+
+/* The world's query of one pair (lib/observe.h), asked again with our own cache. */
+static void observe(void *ctx, const col_narrow_event *e)
+{
+    stats_run *run = ctx;
+    if (run->error != 0) return;
+    if ((int)e->pair_slot >= run->ccap) {
+        int ncap = run->ccap > 0 ? 2 * run->ccap : 1024;
+        while (ncap <= (int)e->pair_slot) ncap *= 2;
+        unsigned char *nc = realloc(run->caches, (size_t)ncap * run->csize);
+        uint64_t *nk = realloc(run->keys, (size_t)ncap * sizeof *nk);
+        if (nc != NULL) run->caches = nc;
+        if (nk != NULL) run->keys = nk;
+        if (nc == NULL || nk == NULL) {
+            run->error = 1;
+            return;
+        }
+        for (int k = run->ccap; k < ncap; k++) run->keys[k] = UINT64_MAX;
+        run->ccap = ncap;
+    }
+    uint64_t key = (uint64_t)e->body_a << 32 | e->body_b;
+    void *cache = run->caches + (size_t)e->pair_slot * run->csize;
+    if (run->keys[e->pair_slot] != key) {
+        col_lpip_cache_reset(cache);
+        run->keys[e->pair_slot] = key;
+    }
+    size_t need = col_np_scratch_bytes(&col_np_lpip, e->hull_a, e->hull_b);
+    if (need > run->scr.size) {
+        free(run->scr.mem);
+        run->scr.mem = malloc(need);
+        run->scr.size = run->scr.mem != NULL ? need : 0;
+        if (run->scr.mem == NULL) {
+            run->error = 1;
+            return;
+        }
+    }
+    col_np_result res;
+    col_lpip_info info;
+    double t0 = stats_now_ns();
+    col_lpip_query_ex(cache, e->hull_a, e->pose_a, e->hull_b, e->pose_b, &run->opt, &run->scr, &res, &info);
+    run->t_lpip += stats_now_ns() - t0;
+    if (run->with_ref) {
+        col_np_result rr;
+        t0 = stats_now_ns();
+        col_np_reference.query(NULL, e->hull_a, NULL, e->pose_a, e->hull_b, NULL, e->pose_b, &run->scr, &rr);
+        run->t_ref += stats_now_ns() - t0;
+    }
+    run->queries++;
+    run->disagree += res.colliding != e->colliding;
+    run->exits[info.exit]++;
+    if (info.exit == COL_LPIP_EXIT_UNDECIDED) return;
+    bool sep = !res.colliding;
+    hist_add(sep ? &run->it_sep : &run->it_col, info.iterations);
+    if (info.iterations > 0) hist_add(sep ? &run->it_sep_lp : &run->it_col_lp, info.iterations);
+    if (info.solves > 0) {
+        hist_add(&run->act, info.active_a + info.active_b);
+        run->violator_queries += info.violators > 0;
+        run->warm_lp += info.warm;
+    }
+    if (sep) {
+        run->sep_total++;
+        run->sep_cached += info.exit == COL_LPIP_EXIT_WARM_PLANE;
+    }
 }
 
 static int usage(void)
@@ -129,90 +207,28 @@ int main(int argc, char **argv)
         if (col_body_create(w, &d, &ids[i]) != COL_OK) return 1;
     }
 
-    /* Own caches, indexed by the world's pair-cache slot (stable while the pair stays
-     * in the broad phase); key remembers which pair a slot held. */
-    size_t csize = col_lpip_cache_size();
-    unsigned char *caches = NULL;
-    uint64_t *keys = NULL;
-    int ccap = 0;
-    col_np_scratch scr = {NULL, 0};
-    col_lpip_options opt = col_lpip_default_options();
-    opt.warm_start = !cold;
-    opt.active_k = active_k;
-
-    long exits[COL_LPIP_EXIT_COUNT] = {0};
-    hist it_sep = {0}, it_col = {0}, it_sep_lp = {0}, it_col_lp = {0}, act = {0};
-    long queries = 0, disagree = 0, violator_queries = 0, warm_lp = 0, sep_total = 0, sep_cached = 0;
-    double t_lpip = 0.0, t_ref = 0.0;
-    for (int f = 0; f < frames; f++) {
+    stats_run run;
+    memset(&run, 0, sizeof run);
+    run.csize = col_lpip_cache_size();
+    run.opt = col_lpip_default_options();
+    run.opt.warm_start = !cold;
+    run.opt.active_k = active_k;
+    run.with_ref = with_ref;
+    col_world_set_narrow_observer(w, observe, &run);
+    for (int f = 0; f < frames && run.error == 0; f++) {
         for (int i = 0; i < sc.body_count; i++)
             if (col_body_set_pose(w, ids[i], bench_scene_pose(&sc, i, f)) != COL_OK) return 1;
         if (col_world_update(w) != COL_OK) {
             fprintf(stderr, "lpip-stats: %s\n", col_world_last_error(w));
             return 1;
         }
-        int nrec = 0;
-        col_bp_pair *rec = col_pair_set_records(col_sap_pair_set(w->sap), &nrec);
-        for (int i = 0; i < nrec; i++) {
-            const col_bp_pair *r = &rec[i];
-            if (r->user == COL_PAIR_NO_USER) continue;
-            const col_pair_slot *slot = col_pair_cache_slot(&w->pair_cache, r->user);
-            if (slot->tested_frame != w->frame) continue;
-            if ((int)r->user >= ccap) {
-                int ncap = ccap > 0 ? 2 * ccap : 1024;
-                while (ncap <= (int)r->user) ncap *= 2;
-                unsigned char *nc = realloc(caches, (size_t)ncap * csize);
-                uint64_t *nk = realloc(keys, (size_t)ncap * sizeof *nk);
-                if (nc == NULL || nk == NULL) return 1;
-                caches = nc;
-                keys = nk;
-                for (int k = ccap; k < ncap; k++) keys[k] = UINT64_MAX;
-                ccap = ncap;
-            }
-            uint64_t key = (uint64_t)r->a << 32 | r->b;
-            void *cache = caches + (size_t)r->user * csize;
-            if (keys[r->user] != key) {
-                col_lpip_cache_reset(cache);
-                keys[r->user] = key;
-            }
-            const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
-            const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
-            size_t need = col_np_scratch_bytes(&col_np_lpip, ha, hb);
-            if (need > scr.size) {
-                free(scr.mem);
-                scr.mem = malloc(need);
-                scr.size = need;
-                if (scr.mem == NULL) return 1;
-            }
-            col_np_result res;
-            col_lpip_info info;
-            double t0 = stats_now_ns();
-            col_lpip_query_ex(cache, ha, &A->xf, hb, &B->xf, &opt, &scr, &res, &info);
-            t_lpip += stats_now_ns() - t0;
-            if (with_ref) {
-                col_np_result rr;
-                t0 = stats_now_ns();
-                col_np_reference.query(NULL, ha, NULL, &A->xf, hb, NULL, &B->xf, &scr, &rr);
-                t_ref += stats_now_ns() - t0;
-            }
-            queries++;
-            disagree += res.colliding != (slot->colliding != 0);
-            exits[info.exit]++;
-            if (info.exit == COL_LPIP_EXIT_UNDECIDED) continue;
-            bool sep = !res.colliding;
-            hist_add(sep ? &it_sep : &it_col, info.iterations);
-            if (info.iterations > 0) hist_add(sep ? &it_sep_lp : &it_col_lp, info.iterations);
-            if (info.solves > 0) {
-                hist_add(&act, info.active_a + info.active_b);
-                violator_queries += info.violators > 0;
-                warm_lp += info.warm;
-            }
-            if (sep) {
-                sep_total++;
-                sep_cached += info.exit == COL_LPIP_EXIT_WARM_PLANE;
-            }
-        }
     }
+    if (run.error != 0) return 1;
+    long queries = run.queries, disagree = run.disagree;
+    long *exits = run.exits;
+    hist *it_sep = &run.it_sep, *it_col = &run.it_col, *it_sep_lp = &run.it_sep_lp, *it_col_lp = &run.it_col_lp,
+         *act = &run.act;
+    double t_lpip = run.t_lpip, t_ref = run.t_ref;
 
     const char *name = stats_scene_name(path);
     printf("lpip-stats: scene %s, %d frames, %ld queries%s, active_k %d; %ld answers differ from the world's\n", name,
@@ -221,24 +237,24 @@ int main(int argc, char **argv)
     for (int k = 1; k < COL_LPIP_EXIT_COUNT; k++)
         printf("| %s | %ld | %.2f %% |\n", exit_names[k], exits[k], 100.0 * (double)exits[k] / (double)(queries ? queries : 1));
     printf("\n| iterations per query | queries | mean | median | p95 | max |\n|---|---|---|---|---|---|\n");
-    hist_print("separated, all", &it_sep);
-    hist_print("separated, when the IPM iterated", &it_sep_lp);
-    hist_print("colliding, all", &it_col);
-    hist_print("colliding, when the IPM iterated", &it_col_lp);
+    hist_print("separated, all", it_sep);
+    hist_print("separated, when the IPM iterated", it_sep_lp);
+    hist_print("colliding, all", it_col);
+    hist_print("colliding, when the IPM iterated", it_col_lp);
     printf("\n| active set (A + B points in the last LP) | LPs | mean | median | p95 | max |\n|---|---|---|---|---|---|\n");
-    hist_print("points", &act);
+    hist_print("points", act);
     printf("\nwarm-plane exit: %.2f %% of all queries, %.2f %% of separated answers; LPs started warm: %ld of %ld; "
            "queries with violators added: %ld\n",
            100.0 * (double)exits[COL_LPIP_EXIT_WARM_PLANE] / (double)(queries ? queries : 1),
-           100.0 * (double)sep_cached / (double)(sep_total ? sep_total : 1), warm_lp, act.n,
-           violator_queries);
+           100.0 * (double)run.sep_cached / (double)(run.sep_total ? run.sep_total : 1), run.warm_lp, act->n,
+           run.violator_queries);
     printf("ns per query: lpip %.0f", t_lpip / (double)(queries ? queries : 1));
     if (with_ref) printf(", reference %.0f", t_ref / (double)(queries ? queries : 1));
     printf("\n");
 
-    free(scr.mem);
-    free(caches);
-    free(keys);
+    free(run.scr.mem);
+    free(run.caches);
+    free(run.keys);
     free(shapes);
     free(ids);
     col_world_destroy(w);

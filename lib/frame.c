@@ -175,6 +175,10 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
                      &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;
         worker->narrow_calls++;
+        if (w->narrow_observer != NULL) {
+            col_narrow_event ev = {r->a, r->b, r->user, ha, hb, &A->xf, &B->xf, res.colliding};
+            w->narrow_observer(w->narrow_observer_ctx, &ev);
+        }
         /* Separated by a certified gap: no test until the two bodies, each moving at most
          * its armed bound per frame, could have closed it (Lin's survey section 7.1,
          * I-COLLIDE, Mirtich's Impulse). Colliding pairs, and pairs too close for one

@@ -348,3 +348,9 @@ uint64_t col_world_hash(const col_world *world)
     h = fnv_pairs(h, w->results.ended.data, w->results.ended.count);
     return h;
 }
+
+void col_world_set_narrow_observer(col_world *world, col_narrow_observer_fn *fn, void *ctx)
+{
+    world->narrow_observer = fn;
+    world->narrow_observer_ctx = fn != NULL ? ctx : NULL;
+}

@@ -22,6 +22,7 @@
 #include "lib/body_poses.h"
 #include "lib/pair_cache.h"
 #include "lib/pair_filter.h"
+#include "lib/observe.h"
 #include "lib/parallel.h"
 #include "lib/results.h"
 #include "lib/sleep_wheel.h"
@@ -116,6 +117,8 @@ struct col_world {
     uint64_t frame;       /* updates completed */
     col_counters counters;
     struct col_interframe_state *interframe; /* lib/interframe.c; NULL until first used */
+    col_narrow_observer_fn *narrow_observer; /* lib/observe.h; NULL: none */
+    void *narrow_observer_ctx;
     char last_error[256];
 };
 
