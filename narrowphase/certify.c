@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Separation certificates by full projection, and the overlap proof (certify.h). Shared
- * by every backend; the overlap proof's GJK walk borrows sepvec's hill climb over the
- * hull's vertex graph (sepvec_support.h), which needs no shape data.
+ * by every backend; the overlap proof's GJK walk climbs the hull's vertex graph
+ * (col_hull_support_climb, lib/core/hull.h), which needs no shape data.
  *
  * Notation: u = 2^-53 (COL_U), eps = 2u (DBL_EPSILON), gamma_n = n u / (1 - n u) (Higham,
  * "Accuracy and Stability of Numerical Algorithms", 2nd ed., section 3.1), eta the absolute
@@ -31,7 +31,6 @@
 #include <math.h>
 
 #include "lib/core/exact.h"
-#include "narrowphase/sepvec_support.h"
 
 #define GAP_LOCAL_C (10.0 * DBL_EPSILON)
 #define GAP_WORLD_C (5.0 * DBL_EPSILON)
@@ -225,10 +224,13 @@ typedef struct ov_ctx {
     int e;      /* the search runs on differences scaled by 2^-e (exact) */
 } ov_ctx;
 
+/* Small hulls are scanned (a climb's bookkeeping costs more than a few dot products). */
+#define OV_SCAN_MAX 16
+
 static int ov_support_of(const col_hull *h, col_vec3 d, int hint)
 {
-    if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) return col_hull_support_scan(h, d);
-    return col_support_climb(h, d, hint, NULL);
+    if (h->vertex_count <= OV_SCAN_MAX) return col_hull_support_scan(h, d);
+    return col_hull_support_climb(h, d, hint, NULL, NULL);
 }
 
 /* The difference of the supports along d (world): B's highest vertex minus A's lowest,

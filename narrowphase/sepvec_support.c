@@ -52,28 +52,9 @@ size_t col_support_data_bytes(const col_hull *h, unsigned flags)
 
 int col_support_climb(const col_hull *h, col_vec3 d, int start, col_support_stats *st)
 {
-    const col_vec3 *vx = h->vertices;
-    const int *first = h->adj_first, *adj = h->adj;
-    int v = start, moves = 0;
-    long evals = 1;
-    double best = col_dot(d, vx[v]);
-    /* Each move strictly raises the value, so at most n - 1 moves (the cap is the
-     * vertex count, never reached on a convex hull's graph). */
-    for (int it = 0; it < h->vertex_count; it++) {
-        int next = v;
-        for (int k = first[v]; k < first[v + 1]; k++) {
-            int u = adj[k];
-            double t = col_dot(d, vx[u]);
-            if (t > best) {
-                best = t;
-                next = u;
-            }
-        }
-        evals += first[v + 1] - first[v];
-        if (next == v) break;
-        v = next;
-        moves++;
-    }
+    int moves;
+    long evals;
+    int v = col_hull_support_climb(h, d, start, &moves, &evals);
     if (st != NULL) {
         st->moves += moves;
         st->evals += evals;

@@ -729,3 +729,32 @@ void col_hull_box_at(const col_hull *hull, const col_xform *xf, col_vec3 *min, c
     *min = col_v3(lo[0], lo[1], lo[2]);
     *max = col_v3(hi[0], hi[1], hi[2]);
 }
+
+int col_hull_support_climb(const col_hull *hull, col_vec3 d, int start, int *moves_out, long *evals_out)
+{
+    const col_vec3 *vx = hull->vertices;
+    const int *first = hull->adj_first, *adj = hull->adj;
+    int v = start, moves = 0;
+    long evals = 1;
+    double best = col_dot(d, vx[v]);
+    /* Each move strictly raises the value, so at most n - 1 moves (the cap is the
+     * vertex count, never reached on a convex hull's graph). */
+    for (int it = 0; it < hull->vertex_count; it++) {
+        int next = v;
+        for (int k = first[v]; k < first[v + 1]; k++) {
+            int u = adj[k];
+            double t = col_dot(d, vx[u]);
+            if (t > best) {
+                best = t;
+                next = u;
+            }
+        }
+        evals += first[v + 1] - first[v];
+        if (next == v) break;
+        v = next;
+        moves++;
+    }
+    if (moves_out != NULL) *moves_out = moves;
+    if (evals_out != NULL) *evals_out = evals;
+    return v;
+}

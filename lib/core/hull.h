@@ -63,6 +63,12 @@ typedef struct col_hull {
 col_status col_hull_build(struct col_alloc *alloc, const col_vec3 *points, int n, col_hull *out,
                           char *err, size_t errlen);
 
+/* Steepest-ascent hill climbing of d . v over the hull's vertex graph from vertex start:
+ * stops when no neighbour is strictly larger, at a local maximum (the global one only
+ * where the hull is convex exactly: a certificate needs a proven maximum). *moves and
+ * *evals (may be NULL) get the moves made and the dot products evaluated. */
+int col_hull_support_climb(const col_hull *hull, col_vec3 d, int start, int *moves, long *evals);
+
 /* The box of a hull at a pose: |R| times the local box half extents about the rotated
  * local box centre, widened outward by a relative 1e-12 so that every world vertex
  * R v + p as col_xform_point computes it lies inside despite rounding. */
