@@ -125,21 +125,6 @@ col_np_gap col_np_gap_local(const col_hull *a, const col_xform *xa, const col_hu
     return make(g, bound, ia, ib);
 }
 
-col_np_gap col_np_gap_local_at(const col_hull *a, const col_xform *xa, int ia, const col_hull *b,
-                               const col_xform *xb, int ib, col_vec3 s)
-{
-    /* The values local_extreme computes for these vertices: the extremes it would find,
-     * since rounding is monotone (fl(t + o) grows with t) and ia, ib extremise t. */
-    col_vec3 ua = col_mat3_tmul(&xa->R, s), ub = col_mat3_tmul(&xb->R, s);
-    col_vec3 va = a->vertices[ia], vb = b->vertices[ib];
-    double hi = ua.x * va.x + ua.y * va.y + ua.z * va.z + col_dot(s, xa->p);
-    double lo = ub.x * vb.x + ub.y * vb.y + ub.z * vb.z + col_dot(s, xb->p);
-    double g = lo - hi;
-    double m = a->radius + col_max_abs(xa->p) + b->radius + col_max_abs(xb->p);
-    double bound = GAP_LOCAL_C * s_norm1(s) * m + GAP_SUB_C * fabs(g) + 2.0 * COL_UNDERFLOW_ERR;
-    return make(g, bound, ia, ib);
-}
-
 col_np_gap col_np_gap_world(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb, col_vec3 s)
 {
     double bound;

@@ -37,11 +37,6 @@ col_np_gap col_np_gap_local(const col_hull *a, const col_xform *xa, const col_hu
                             col_vec3 s);
 col_np_gap col_np_gap_world(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
                             col_vec3 s);
-/* col_np_gap_local's certificate when ia is a vertex of A with the largest computed
- * local value fl((R_A^T s).v) and ib one of B with the smallest fl((R_B^T s).v) (a
- * support tree's proven maxima, support_tree.h): the same gap and bound in O(1). */
-col_np_gap col_np_gap_local_at(const col_hull *a, const col_xform *xa, int ia, const col_hull *b,
-                               const col_xform *xb, int ib, col_vec3 s);
 col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
                               col_vec3 s);
 

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "narrowphase/sepvec_dk_hierarchy.h"
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_support_tree.h"
 
 /* Cube-map cells per hull vertex (6 N^2 ~ COL_TABLE_CELLS_PER_VERTEX * n): measured in
  * docs/sepvec.md; more cells start a cold climb nearer its answer at 2 bytes each. */

@@ -16,7 +16,7 @@
  * - optionally a Dobkin-Kirkpatrick hierarchy (narrowphase/sepvec_dk_hierarchy.h) for big hulls,
  *   used for cold queries only where it was measured to pay (docs/sepvec.md);
  * - col_support_exact: the exact largest computed value (a scan's), by the support tree
- *   (narrowphase/support_tree.h) above COL_SUPPORT_SCAN_MAX vertices. A climb finds the
+ *   (narrowphase/sepvec_support_tree.h) above COL_SUPPORT_SCAN_MAX vertices. A climb finds the
  *   maximum only where the hull's graph is convex exactly; certificates use this.
  * All of it lives in one block per shape (the backend's shape data), built once when the
  * shape is created: no allocation and no global state at query time.
@@ -45,7 +45,7 @@ typedef struct col_support_data {
     int table_res;      /* N: cells per cube face edge (0: no table, scan the hull) */
     uint32_t table_off; /* byte offset of the uint16_t table [6 N N] */
     uint32_t dk_off;    /* byte offset of the DK hierarchy (0: none) */
-    uint32_t tree_off;  /* byte offset of the support tree (support_tree.h; 0: none, the
+    uint32_t tree_off;  /* byte offset of the support tree (sepvec_support_tree.h; 0: none, the
                            hull is small enough to scan) */
     uint32_t pad;
     double size;        /* largest distance of a vertex from the centroid */

@@ -40,7 +40,6 @@
 #include "lib/core/exact.h"
 #include "lib/core/vec.h"
 #include "narrowphase/certify.h"
-#include "narrowphase/support_tree.h"
 
 /* Results of one state test. */
 enum { VOR_CONTINUE, VOR_DISJOINT, VOR_TOUCH, VOR_PENETRATION, VOR_CYCLE, VOR_DONE };
@@ -82,7 +81,6 @@ enum { VOR_CONTINUE, VOR_DISJOINT, VOR_TOUCH, VOR_PENETRATION, VOR_CYCLE, VOR_DO
 
 typedef struct vor_ctx {
     col_vor_body A, B;
-    const void *ta, *tb; /* the hulls' support trees (support_tree.h), or NULL */
     double tol; /* VOR_TIE_C eps M, M bounding every world coordinate */
     int scans;
 } vor_ctx;
@@ -756,31 +754,9 @@ static void vor_certify(const vor_ctx *c, col_vor_feature fa, col_vor_feature fb
  * vertices of the projection (the true supports along the axis) replace the climbed
  * ones for a restart. Returns 1 with *gap when certified (and, with want_distance,
  * consistent with the walk's distance d). */
-/* A vertex of h with the largest computed d.v: from the support tree when the shape has
- * one (about O(log n) from the hint), else by a scan. */
-static int vor_proven_support(const col_hull *h, const void *tree, col_vec3 d, int hint)
-{
-    if (tree != NULL && col_stree_vertex_count(tree) == h->vertex_count) return col_stree_max(tree, h, d, hint, NULL, NULL);
-    return col_hull_support_scan(h, d);
-}
-
-/* The full projection's certificate along s: from proven supports and col_np_gap_local's
- * bound when a hull has a support tree (the same numbers as the projection, in about
- * O(log n)), the projection itself otherwise or when that is inconclusive. */
-static col_np_gap vor_certify_gap(const vor_ctx *c, col_vec3 s, int hint_a, int hint_b)
-{
-    const col_hull *a = c->A.h, *b = c->B.h;
-    if (c->ta == NULL && c->tb == NULL) return col_np_certify_gap(a, c->A.x, b, c->B.x, s);
-    int ia = vor_proven_support(a, c->ta, col_mat3_tmul(&c->A.x->R, s), hint_a);
-    int ib = vor_proven_support(b, c->tb, col_neg(col_mat3_tmul(&c->B.x->R, s)), hint_b);
-    col_np_gap g = col_np_gap_local_at(a, c->A.x, ia, b, c->B.x, ib, s);
-    if (g.certified > 0.0 || g.raw < -g.bound) return g;
-    return col_np_gap_world(a, c->A.x, b, c->B.x, s);
-}
-
 static int vor_recertify(const vor_ctx *c, double d, int want_distance, vor_cert *ct, double *gap)
 {
-    col_np_gap g = vor_certify_gap(c, ct->axis, ct->va, ct->vb);
+    col_np_gap g = col_np_certify_gap(c->A.h, c->A.x, c->B.h, c->B.x, ct->axis);
     if (g.certified > 0.0 && (!want_distance || g.raw >= d - (VOR_DIST_BOUNDS * ct->bound + VOR_DIST_REL * d))) {
         *gap = g.certified;
         return 1;
@@ -978,9 +954,8 @@ static void vor_fallback(vor_query *q, col_vor_cache *cache, col_np_scratch *scr
     }
 }
 
-/* The query, with the hulls' support trees (ta, tb; NULL: projections instead). */
-static void vor_run(col_vor_cache *cache, const col_hull *a, const void *ta, const col_xform *xa, const col_hull *b,
-                    const void *tb, const col_xform *xb, int flags, col_np_scratch *scratch, col_vor_result *out)
+void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
+                     const col_xform *xb, int flags, col_np_scratch *scratch, col_vor_result *out)
 {
     memset(out, 0, sizeof *out);
     vor_query q;
@@ -990,8 +965,6 @@ static void vor_run(col_vor_cache *cache, const col_hull *a, const void *ta, con
     q.c.A.x = xa;
     q.c.B.h = b;
     q.c.B.x = xb;
-    q.c.ta = ta;
-    q.c.tb = tb;
     q.c.scans = 0;
     double ma = vor_coord_bound(&q.c.A), mb = vor_coord_bound(&q.c.B);
     q.M = ma > mb ? ma : mb;
@@ -1021,12 +994,6 @@ static void vor_run(col_vor_cache *cache, const col_hull *a, const void *ta, con
     vor_fallback(&q, cache, scratch);
 }
 
-void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa, const col_hull *b,
-                   const col_xform *xb, int flags, col_np_scratch *scratch, col_vor_result *out)
-{
-    vor_run(cache, a, NULL, xa, b, NULL, xb, flags, scratch, out);
-}
-
 /* ---- the backend vtable ---- */
 
 static void vor_cache_init(void *cache, const col_hull *a, const col_hull *b)
@@ -1036,25 +1003,14 @@ static void vor_cache_init(void *cache, const col_hull *a, const col_hull *b)
     memset(cache, 0, sizeof(col_vor_cache));
 }
 
-/* Shape data: the support tree, which proves a separating axis's supports in about
- * O(log n) where the full projection costs O(n) (vor_certify_gap); none for hulls small
- * enough that the projection costs less than the tree. */
-#define VOR_TREE_MIN 32
-
-static size_t vor_data_bytes(const col_hull *h) { return h->vertex_count > VOR_TREE_MIN ? col_stree_bytes(h) : 0; }
-
-static size_t vor_data_init(void *data, size_t bytes, const col_hull *h)
-{
-    (void)bytes;
-    col_stree_build(data, h);
-    return col_stree_used(data);
-}
-
+/* No shape data: da and db are ignored. */
 static void vor_np_query(void *cache, const col_hull *a, const void *da, const col_xform *xa, const col_hull *b,
                         const void *db, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
+    (void)da;
+    (void)db;
     col_vor_result r;
-    vor_run(cache, a, da, xa, b, db, xb, 0, scratch, &r);
+    col_vor_query(cache, a, xa, b, xb, 0, scratch, &r);
     out->colliding = r.outcome != COL_VOR_SEPARATED;
     out->axis = out->colliding ? col_v3(0.0, 0.0, 0.0) : r.axis;
     out->gap = out->colliding ? 0.0 : r.gap;
@@ -1067,7 +1023,5 @@ const col_np_backend col_np_voronoi = {
     .cache_size = sizeof(col_vor_cache),
     .cache_init = vor_cache_init,
     .scratch_need = vor_scratch_need,
-    .shape_data_bytes = vor_data_bytes,
-    .shape_data_init = vor_data_init,
     .query = vor_np_query,
 };

@@ -41,7 +41,7 @@
 #include "lib/world.h"
 #include "narrowphase/backend.h"
 #include "narrowphase/sepvec_support.h"
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_support_tree.h"
 #include "tests/oracle_lp.h"
 #include "tests/test_util.h"
 

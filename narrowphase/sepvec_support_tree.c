@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The support tree (support_tree.h): exact maxima of d.v by branch and bound over
+/* The support tree (sepvec_support_tree.h): exact maxima of d.v by branch and bound over
  * bounding spheres.
  *
  * The pruning bound. For a vertex x of a node with centre c and radius r (|x - c|_2 <= r
@@ -12,7 +12,7 @@
  * k stored per node (rounded up), |d| taken from above at the query, and the rounding of
  * that sum itself, and underflow (a few DBL_TRUE_MIN per product), added on top. A node
  * whose bound does not exceed the best value found holds no better vertex. */
-#include "narrowphase/support_tree.h"
+#include "narrowphase/sepvec_support_tree.h"
 
 #include <float.h>
 #include <math.h>
@@ -48,8 +48,6 @@ size_t col_stree_bytes(const col_hull *h)
 {
     return node_offset(h->vertex_count) + round16(node_cap(h->vertex_count) * sizeof(stree_node));
 }
-
-int col_stree_vertex_count(const void *tree) { return ((const stree_head *)tree)->vertex_count; }
 
 size_t col_stree_used(const void *tree)
 {

@@ -16,11 +16,11 @@
  *   most COL_STREE_LEAF vertices, their vertex indices stored leaf by leaf;
  * - col_stree_max: depth-first from the better child, a node pruned when an upper bound
  *   on the computed values below it, fl(d.c) + |d| (r + 2 gamma_3 (|c| + r)), cannot
- *   beat the best value found (the bound's derivation is in support_tree.c);
+ *   beat the best value found (the bound's derivation is in sepvec_support_tree.c);
  * - the tree holds offsets only (no pointers), so its block may be moved or copied.
  * Limits: hulls of up to 2^31 vertices; depth at most COL_STREE_MAX_DEPTH. */
-#ifndef COLIBRI_NARROWPHASE_SUPPORT_TREE_H
-#define COLIBRI_NARROWPHASE_SUPPORT_TREE_H
+#ifndef COLIBRI_NARROWPHASE_SEPVEC_SUPPORT_TREE_H
+#define COLIBRI_NARROWPHASE_SEPVEC_SUPPORT_TREE_H
 
 #include <stddef.h>
 
@@ -35,9 +35,6 @@ size_t col_stree_bytes(const col_hull *h);
 
 /* Bytes of a built tree: at most its col_stree_bytes, the rest may be cut off. */
 size_t col_stree_used(const void *tree);
-
-/* The vertex count of the hull the tree was built for (to refuse another hull's tree). */
-int col_stree_vertex_count(const void *tree);
 
 /* Builds the tree of h into mem (16-byte aligned, col_stree_bytes(h) bytes). */
 void col_stree_build(void *mem, const col_hull *h);
