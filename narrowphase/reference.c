@@ -118,35 +118,8 @@ typedef struct ref_eval {
     double bound;   /* bound on the rounding of gap */
 } ref_eval;
 
-/* ---- double-double helpers (Dekker 1971; Shewchuk 1997, "Adaptive precision
- * floating-point arithmetic", sections 2.5-2.6). Plain double operations only, so they
- * are exact under -ffp-contract=off on every IEEE-754 target without an fma unit. ---- */
-
-static inline void ref_two_sum(double a, double b, double *s, double *e)
-{
-    double x = a + b;
-    double bv = x - a;
-    double av = x - bv;
-    *s = x;
-    *e = (a - av) + (b - bv);
-}
-
-static inline void ref_split(double a, double *hi, double *lo)
-{
-    double c = 134217729.0 * a; /* 2^27 + 1 */
-    double h = c - (c - a);
-    *hi = h;
-    *lo = a - h;
-}
-
-static inline void ref_two_prod(double a, double b, double *p, double *e)
-{
-    double x = a * b, ah, al, bh, bl;
-    ref_split(a, &ah, &al);
-    ref_split(b, &bh, &bl);
-    *p = x;
-    *e = ((ah * bh - x) + ah * bl + al * bh) + al * bl;
-}
+/* Double-double helpers: col_two_sum and col_two_prod (lib/core/exact.h; Dekker 1971,
+ * Shewchuk 1997, sections 2.5-2.6). */
 
 /* p q - r s for double-doubles p = ph + pl etc., to about DBL_EPSILON^2 |p q|. Written
  * so that swapping the two products negates the result bit for bit (every step is
@@ -155,9 +128,9 @@ static double ref_dd_det2(double ph, double pl, double qh, double ql, double rh,
                           double sh, double sl)
 {
     double p1, e1, p2, e2, s, t;
-    ref_two_prod(ph, qh, &p1, &e1);
-    ref_two_prod(rh, sh, &p2, &e2);
-    ref_two_sum(p1, -p2, &s, &t);
+    col_two_prod(ph, qh, &p1, &e1);
+    col_two_prod(rh, sh, &p2, &e2);
+    col_two_sum(p1, -p2, &s, &t);
     double cross1 = ph * ql + pl * qh;
     double cross2 = rh * sl + rl * sh;
     double low = (t + (e1 - e2)) + (cross1 - cross2);
@@ -169,9 +142,9 @@ static void ref_edge_dd(const double *x, const double *y, const double *z, const
                         int e, double hi[3], double lo[3])
 {
     int v0 = ev[2 * e], v1 = ev[2 * e + 1];
-    ref_two_sum(x[v1], -x[v0], &hi[0], &lo[0]);
-    ref_two_sum(y[v1], -y[v0], &hi[1], &lo[1]);
-    ref_two_sum(z[v1], -z[v0], &hi[2], &lo[2]);
+    col_two_sum(x[v1], -x[v0], &hi[0], &lo[0]);
+    col_two_sum(y[v1], -y[v0], &hi[1], &lo[1]);
+    col_two_sum(z[v1], -z[v0], &hi[2], &lo[2]);
 }
 
 /* Scales an exact edge hi + lo by the power of two 2^-k that brings the largest |hi| into
