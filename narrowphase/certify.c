@@ -239,7 +239,7 @@ static col_vec3 ov_perp(col_vec3 u)
 }
 
 /* The segment case of the simplex step: p[0] the newest point. */
-static col_vec3 ov_line(col_vec3 *s, col_vec3 *p, int *n)
+static col_vec3 ov_line(col_vec3 *p, int *n)
 {
     col_vec3 ab = col_sub(p[1], p[0]), ao = col_neg(p[0]);
     if (col_dot(ab, ao) > 0.0) {
@@ -255,7 +255,6 @@ static col_vec3 ov_line(col_vec3 *s, col_vec3 *p, int *n)
         return ov_perp(ab);
     }
     *n = 1;
-    (void)s;
     return ao;
 }
 
@@ -266,7 +265,7 @@ static int ov_simplex(col_vec3 *s, col_vec3 *p, int *n, col_vec3 *d)
 {
 #define OV_KEEP(i, j) do { s[i] = s[j]; p[i] = p[j]; } while (0)
     if (*n == 2) {
-        *d = ov_line(s, p, n);
+        *d = ov_line(p, n);
         return 0;
     }
     if (*n == 3) {
@@ -279,7 +278,7 @@ static int ov_simplex(col_vec3 *s, col_vec3 *p, int *n, col_vec3 *d)
             if (d02 >= d01 && d02 >= d12) OV_KEEP(1, 2);
             else if (d12 > d01) OV_KEEP(0, 2);
             *n = 2;
-            *d = ov_line(s, p, n);
+            *d = ov_line(p, n);
             return 0;
         }
         if (col_dot(col_cross(abc, ac), ao) > 0.0) {
@@ -291,12 +290,12 @@ static int ov_simplex(col_vec3 *s, col_vec3 *p, int *n, col_vec3 *d)
                 return 0;
             }
             *n = 2;
-            *d = ov_line(s, p, n);
+            *d = ov_line(p, n);
             return 0;
         }
         if (col_dot(col_cross(ab, abc), ao) > 0.0) {
             *n = 2;
-            *d = ov_line(s, p, n);
+            *d = ov_line(p, n);
             return 0;
         }
         double side = col_dot(abc, ao);

@@ -322,6 +322,17 @@ static void crossed_edges(double s, col_hull *cube, col_transform *ta, col_trans
     place(cube, *ta, cube, tb, col_v3(0.0, 0.0, 1.0), 1e-6 * s);
 }
 
+/* Point i of a random pair of the four kinds (0: equal cubes, 1: random balls, 2: a flat
+ * A, 3: a needle B), at unit size; one draw order for every test that uses it. */
+static void pair_points(int kind, int i, col_vec3 *pa, col_vec3 *pb)
+{
+    double ra = urange(0.5, 1.0), rb = urange(0.5, 1.0);
+    *pa = kind == 0 ? col_v3(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5) : col_scale(unit_rand(), ra);
+    *pb = kind == 0 ? *pa : col_scale(unit_rand(), rb);
+    if (kind == 2) pa->z *= 0.01;
+    if (kind == 3) *pb = col_v3(pb->x, pb->y * 1e-3, pb->z * 1e-3);
+}
+
 static void test_issue13_tiny_shapes(void **state)
 {
     (void)state;
@@ -378,12 +389,7 @@ static void test_issue13_tiny_shapes(void **state)
         int kind = t % 4, n1 = kind == 0 ? 8 : 6 + (int)(urand() * 40), n2 = kind == 0 ? 8 : 6 + (int)(urand() * 40);
         col_vec3 pa[64], pb[64], qa[64], qb[64];
         for (int i = 0; i < 64; i++) {
-            double ra = urange(0.5, 1.0), rb = urange(0.5, 1.0);
-            pa[i] = kind == 0 ? col_v3(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5)
-                              : col_scale(unit_rand(), ra);
-            pb[i] = kind == 0 ? pa[i] : col_scale(unit_rand(), rb);
-            if (kind == 2) pa[i].z *= 0.01;
-            if (kind == 3) pb[i] = col_v3(pb[i].x, pb[i].y * 1e-3, pb[i].z * 1e-3);
+            pair_points(kind, i, &pa[i], &pb[i]);
             qa[i] = col_scale(pa[i], s);
             qb[i] = col_scale(pb[i], s);
         }
@@ -488,12 +494,7 @@ static void test_large_offsets(void **state)
         double off = pow(10.0, urange(7.0, 12.0)), size = off * pow(10.0, -urange(6.0, 12.0));
         col_vec3 pa[64], pb[64];
         for (int i = 0; i < 64; i++) {
-            double ra = urange(0.5, 1.0), rb = urange(0.5, 1.0);
-            pa[i] = kind == 0 ? col_v3(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5)
-                              : col_scale(unit_rand(), ra);
-            pb[i] = kind == 0 ? pa[i] : col_scale(unit_rand(), rb);
-            if (kind == 2) pa[i].z *= 0.01;
-            if (kind == 3) pb[i] = col_v3(pb[i].x, pb[i].y * 1e-3, pb[i].z * 1e-3);
+            pair_points(kind, i, &pa[i], &pb[i]);
             pa[i] = col_scale(pa[i], size);
             pb[i] = col_scale(pb[i], size);
         }
