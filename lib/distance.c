@@ -9,13 +9,17 @@
 #include <string.h>
 
 #include "colibri/query.h"
+#include "lib/distance_piece.h"
+#include "lib/query_scratch.h"
+#include "lib/shape_pair.h"
 #include "lib/world.h"
 #include "narrowphase/voronoi.h"
 #include "narrowphase/voronoi_contact.h"
 
-/* One validated query: two hulls at two poses and the pair's cache. */
+/* One validated query: two geometries at two poses, and what identifies them in the
+ * caller's cache (world shape ids, or the geometries' addresses). */
 typedef struct dist_job {
-    const col_hull *ha, *hb;
+    const col_geometry *ga, *gb;
     col_xform xa, xb;
     col_shape_id sa, sb;
 } dist_job;
@@ -29,8 +33,8 @@ static col_status dist_check_shapes(const col_world *world, const col_distance_i
     if (st == COL_OK) st = col_world_check_pose(world, in->pose_a, &pa);
     if (st == COL_OK) st = col_world_check_pose(world, in->pose_b, &pb);
     if (st != COL_OK) return st;
-    job->ha = &world->shapes[in->shape_a.index1 - 1].hull;
-    job->hb = &world->shapes[in->shape_b.index1 - 1].hull;
+    job->ga = world->shapes[in->shape_a.index1 - 1].geom;
+    job->gb = world->shapes[in->shape_b.index1 - 1].geom;
     job->xa = col_xform_from_transform(pa);
     job->xb = col_xform_from_transform(pb);
     job->sa = in->shape_a;
@@ -46,8 +50,8 @@ static col_status dist_check_bodies(const col_world *world, col_body_id a, col_b
     if (st != COL_OK) return st;
     if (a.index1 == b.index1) return col_world_fail(world, COL_ERR_SAME_BODY, "%s: the same body twice", what);
     const col_body_rec *ra = &world->bodies[a.index1 - 1], *rb = &world->bodies[b.index1 - 1];
-    job->ha = &world->shapes[ra->shape].hull;
-    job->hb = &world->shapes[rb->shape].hull;
+    job->ga = world->shapes[ra->shape].geom;
+    job->gb = world->shapes[rb->shape].geom;
     job->xa = col_xform_from_transform(ra->pose);
     job->xb = col_xform_from_transform(rb->pose);
     job->sa = col_world_shape_id(world, ra->shape);
@@ -55,13 +59,16 @@ static col_status dist_check_bodies(const col_world *world, col_body_id a, col_b
     return COL_OK;
 }
 
-/* The public cache as the walk's cache: used only if filled for these two shapes. */
+/* The public cache as the walk's cache: used only if filled for these two shapes. The
+ * walk checks the feature indices against the hulls, so a stale cache costs steps only. */
 static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col_vor_cache *vc)
 {
     memset(vc, 0, sizeof *vc);
     if (pc == NULL || !col_shape_id_equals(pc->shape_a, job->sa) || !col_shape_id_equals(pc->shape_b, job->sb) ||
-        pc->shape_a.index1 == 0)
+        pc->geometry_a != job->ga || pc->geometry_b != job->gb)
         return;
+    if (pc->feature_a.type == COL_FEATURE_NONE || pc->feature_b.type == COL_FEATURE_NONE) return;
+    if (pc->shape_a.index1 == 0 && pc->geometry_a == NULL) return;
     vc->valid = 1;
     vc->fa.type = (int)pc->feature_a.type;
     vc->fa.index = pc->feature_a.index;
@@ -71,14 +78,6 @@ static void dist_cache_in(const col_distance_cache *pc, const dist_job *job, col
     vc->dir_b = pc->direction_b;
 }
 
-static col_feature dist_feature(col_vor_feature f)
-{
-    col_feature out;
-    out.type = f.type == COL_VOR_EDGE ? COL_FEATURE_EDGE : f.type == COL_VOR_FACE ? COL_FEATURE_FACE : COL_FEATURE_VERTEX;
-    out.index = f.index;
-    return out;
-}
-
 static void dist_cache_out(col_distance_cache *pc, const dist_job *job, const col_vor_cache *vc)
 {
     if (pc == NULL) return;
@@ -86,17 +85,12 @@ static void dist_cache_out(col_distance_cache *pc, const dist_job *job, const co
     if (!vc->valid) return;
     pc->shape_a = job->sa;
     pc->shape_b = job->sb;
-    pc->feature_a = dist_feature(vc->fa);
-    pc->feature_b = dist_feature(vc->fb);
+    pc->geometry_a = job->ga;
+    pc->geometry_b = job->gb;
+    pc->feature_a = col_vor_public_feature(vc->fa);
+    pc->feature_b = col_vor_public_feature(vc->fb);
     pc->direction_a = vc->dir_a;
     pc->direction_b = vc->dir_b;
-}
-
-static col_distance_outcome dist_outcome(int o)
-{
-    return o == COL_VOR_SEPARATED ? COL_DISTANCE_SEPARATED
-           : o == COL_VOR_TOUCHING ? COL_DISTANCE_TOUCHING
-                                  : COL_DISTANCE_PENETRATING;
 }
 
 /* How far beyond contact, in units of DBL_EPSILON times the coordinates' magnitude, a
@@ -113,58 +107,100 @@ static col_distance_outcome dist_outcome(int o)
 static void dist_settle_touching(const dist_job *job, col_vor_result *r, const col_vor_contact *c)
 {
     if (r->outcome != COL_VOR_TOUCHING) return;
-    double M = fmax(col_max_abs(job->xa.p) + job->ha->radius, col_max_abs(job->xb.p) + job->hb->radius);
+    double M = fmax(col_max_abs(job->xa.p) + job->ga->radius, col_max_abs(job->xb.p) + job->gb->radius);
     if (c->separation < -DIST_TOUCH_C * DBL_EPSILON * M) r->outcome = COL_VOR_PENETRATING;
 }
 
-/* Runs the walk and, for col_contact (c != NULL) or to settle a touching answer, the
- * contact builder, on a validated job. */
-static col_status dist_run(const col_world *world, const dist_job *job, col_distance_cache *pcache, double margin,
-                           col_vor_result *r, col_vor_contact *c)
+/* A hull pair: the walk with the caller's cache and, for col_contact (c != NULL) or to
+ * settle a touching answer, the contact builder. */
+static void dist_hulls(const dist_job *job, col_distance_cache *pcache, double margin, col_np_scratch *scratch,
+                       col_vor_result *r, col_vor_contact *c)
 {
-    col_world *w = (col_world *)world; /* scratch only (documented in query.h) */
-    size_t need = col_vor_scratch_bytes(job->ha, job->hb), cn = col_vor_contact_scratch_bytes(job->ha, job->hb);
-    col_status st = col_world_reserve_scratch(w, cn > need ? cn : need);
-    if (st != COL_OK) return st;
+    const col_hull *ha = &job->ga->pieces[0].hull, *hb = &job->gb->pieces[0].hull;
     col_vor_cache vc;
     dist_cache_in(pcache, job, &vc);
-    col_np_scratch *scratch = &w->workers[0].scratch;
-    col_vor_query(&vc, job->ha, &job->xa, job->hb, &job->xb, COL_VOR_WANT_DISTANCE, scratch, r);
+    col_vor_query(&vc, ha, &job->xa, hb, &job->xb, COL_VOR_WANT_DISTANCE, scratch, r);
     dist_cache_out(pcache, job, &vc);
     col_vor_contact local;
     col_vor_contact *cc = c != NULL ? c : &local;
     if (c != NULL || r->outcome == COL_VOR_TOUCHING) {
-        col_vor_contact_build(job->ha, &job->xa, job->hb, &job->xb, r, margin, scratch, cc);
+        col_vor_contact_build(ha, &job->xa, hb, &job->xb, r, margin, scratch, cc);
         dist_settle_touching(job, r, cc);
     }
+}
+
+/* The scratch a job needs: the walk's and the contact builder's for every hull piece pair. */
+static size_t dist_scratch_need(const dist_job *job)
+{
+    size_t need = 0;
+    for (int i = 0; i < job->ga->piece_count; i++)
+        for (int j = 0; j < job->gb->piece_count; j++) {
+            const col_piece *pa = &job->ga->pieces[i], *pb = &job->gb->pieces[j];
+            if (pa->kind != COL_SHAPE_HULL || pb->kind != COL_SHAPE_HULL) continue;
+            size_t n = col_vor_scratch_bytes(&pa->hull, &pb->hull), cn = col_vor_contact_scratch_bytes(&pa->hull, &pb->hull);
+            n = cn > n ? cn : n;
+            need = n > need ? n : need;
+        }
+    return need;
+}
+
+/* Runs a validated job: a single hull pair through the walk (with the cache), anything
+ * else piece pair by piece pair (lib/distance_piece.h), keeping the least separated. */
+static col_status dist_run(const dist_job *job, col_distance_cache *pcache, double margin, col_query_scratch *s,
+                           col_piece_contact *out, bool want_points)
+{
+    if (col_query_scratch_reserve(s, dist_scratch_need(job)) != COL_OK)
+        return col_query_scratch_fail(s, COL_ERR_OUT_OF_MEMORY, "out of memory for the query's scratch");
+    if (col_geometry_is_hull(job->ga) && col_geometry_is_hull(job->gb)) {
+        col_vor_result r;
+        col_vor_contact c;
+        dist_hulls(job, pcache, margin, &s->np, &r, want_points ? &c : NULL);
+        col_piece_contact_from_vor(&r, want_points ? &c : NULL, out);
+        return COL_OK;
+    }
+    if (pcache != NULL) memset(pcache, 0, sizeof *pcache); /* only hull pairs keep one */
+    col_piece_pair_nearest(job->ga, &job->xa, job->gb, &job->xb, margin, want_points, &s->np, out);
     return COL_OK;
 }
 
-static void dist_fill(const col_vor_result *r, col_distance_output *out)
+static void dist_fill(const col_piece_contact *r, col_distance_output *out)
 {
-    out->outcome = dist_outcome(r->outcome);
-    out->distance = r->outcome == COL_VOR_PENETRATING ? 0.0 : r->distance;
-    out->point_a = r->pa;
-    out->point_b = r->pb;
-    out->feature_a = dist_feature(r->fa);
-    out->feature_b = dist_feature(r->fb);
+    out->outcome = r->outcome;
+    out->distance = r->outcome == COL_DISTANCE_PENETRATING ? 0.0 : r->distance;
+    out->point_a = r->point_a;
+    out->point_b = r->point_b;
+    out->feature_a = r->feature_a;
+    out->feature_b = r->feature_b;
+    out->piece_a = r->piece_a;
+    out->piece_b = r->piece_b;
     out->steps = r->steps;
     out->fallbacks = r->fallbacks;
 }
 
-static void contact_fill(const col_vor_result *r, const col_vor_contact *c, col_contact_output *out)
+static void contact_fill(const col_piece_contact *r, col_contact_output *out)
 {
-    out->outcome = dist_outcome(r->outcome);
-    out->normal = c->normal;
-    out->separation = c->separation;
-    out->point_count = c->count;
-    for (int i = 0; i < c->count && i < COL_MAX_CONTACT_POINTS; i++) {
-        out->points[i].point_a = c->pa[i];
-        out->points[i].point_b = c->pb[i];
-        out->points[i].separation = c->sep[i];
-    }
+    out->outcome = r->outcome;
+    out->normal = r->normal;
+    out->separation = r->separation;
+    out->point_count = r->count;
+    for (int i = 0; i < r->count && i < COL_MAX_CONTACT_POINTS; i++) out->points[i] = r->points[i];
+    out->piece_a = r->piece_a;
+    out->piece_b = r->piece_b;
     out->steps = r->steps;
     out->fallbacks = r->fallbacks;
+}
+
+/* A world-bound call: the job on a scratch of the world's allocator hooks (never the
+ * world's own memory: query.h), the error recorded in the world. */
+static col_status world_run(const col_world *world, const dist_job *job, col_distance_cache *cache, double margin,
+                            col_piece_contact *r, bool want_points, const char *what)
+{
+    col_query_scratch s;
+    col_query_scratch_init(&s, &world->def.allocator);
+    col_status st = dist_run(job, cache, margin, &s, r, want_points);
+    col_query_scratch_release(&s);
+    if (st != COL_OK) return col_world_fail(world, st, "%s: %s", what, s.message);
+    return COL_OK;
 }
 
 col_status col_distance(const col_world *world, const col_distance_input *input, col_distance_cache *cache,
@@ -175,8 +211,8 @@ col_status col_distance(const col_world *world, const col_distance_input *input,
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_distance: NULL argument");
     dist_job job;
     col_status st = dist_check_shapes(world, input, &job, "col_distance");
-    col_vor_result r;
-    if (st == COL_OK) st = dist_run(world, &job, cache, 0.0, &r, NULL);
+    col_piece_contact r;
+    if (st == COL_OK) st = world_run(world, &job, cache, 0.0, &r, false, "col_distance");
     if (st != COL_OK) return st;
     dist_fill(&r, out);
     return COL_OK;
@@ -190,19 +226,14 @@ col_status col_body_distance(const col_world *world, col_body_id a, col_body_id 
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_distance: NULL argument");
     dist_job job;
     col_status st = dist_check_bodies(world, a, b, &job, "col_body_distance");
-    col_vor_result r;
-    if (st == COL_OK) st = dist_run(world, &job, cache, 0.0, &r, NULL);
+    col_piece_contact r;
+    if (st == COL_OK) st = world_run(world, &job, cache, 0.0, &r, false, "col_body_distance");
     if (st != COL_OK) return st;
     dist_fill(&r, out);
     return COL_OK;
 }
 
-static col_status contact_check_margin(const col_world *world, double margin, const char *what)
-{
-    if (!(isfinite(margin) && margin >= 0.0))
-        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: margin %g is negative or not finite", what, margin);
-    return COL_OK;
-}
+static bool margin_ok(double margin) { return isfinite(margin) && margin >= 0.0; }
 
 col_status col_contact(const col_world *world, const col_contact_input *input, col_distance_cache *cache,
                        col_contact_output *out)
@@ -210,19 +241,16 @@ col_status col_contact(const col_world *world, const col_contact_input *input, c
     if (out != NULL) memset(out, 0, sizeof *out);
     if (world == NULL || input == NULL || out == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_contact: NULL argument");
-    col_distance_input din;
-    din.shape_a = input->shape_a;
-    din.shape_b = input->shape_b;
-    din.pose_a = input->pose_a;
-    din.pose_b = input->pose_b;
+    if (!margin_ok(input->margin))
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_contact: margin %g is negative or not finite",
+                              input->margin);
+    col_distance_input din = {input->shape_a, input->shape_b, input->pose_a, input->pose_b};
     dist_job job;
-    col_status st = contact_check_margin(world, input->margin, "col_contact");
-    if (st == COL_OK) st = dist_check_shapes(world, &din, &job, "col_contact");
-    col_vor_result r;
-    col_vor_contact c;
-    if (st == COL_OK) st = dist_run(world, &job, cache, input->margin, &r, &c);
+    col_status st = dist_check_shapes(world, &din, &job, "col_contact");
+    col_piece_contact r;
+    if (st == COL_OK) st = world_run(world, &job, cache, input->margin, &r, true, "col_contact");
     if (st != COL_OK) return st;
-    contact_fill(&r, &c, out);
+    contact_fill(&r, out);
     return COL_OK;
 }
 
@@ -232,13 +260,65 @@ col_status col_body_contact(const col_world *world, col_body_id a, col_body_id b
     if (out != NULL) memset(out, 0, sizeof *out);
     if (world == NULL || out == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_contact: NULL argument");
+    if (!margin_ok(margin))
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_contact: margin %g is negative or not finite",
+                              margin);
     dist_job job;
-    col_status st = contact_check_margin(world, margin, "col_body_contact");
-    if (st == COL_OK) st = dist_check_bodies(world, a, b, &job, "col_body_contact");
-    col_vor_result r;
-    col_vor_contact c;
-    if (st == COL_OK) st = dist_run(world, &job, cache, margin, &r, &c);
+    col_status st = dist_check_bodies(world, a, b, &job, "col_body_contact");
+    col_piece_contact r;
+    if (st == COL_OK) st = world_run(world, &job, cache, margin, &r, true, "col_body_contact");
     if (st != COL_OK) return st;
-    contact_fill(&r, &c, out);
+    contact_fill(&r, out);
+    return COL_OK;
+}
+
+/* The world-free forms: geometries and poses checked, the caller's scratch. */
+static col_status free_job(const col_geometry *a, col_transform pa, const col_geometry *b, col_transform pb,
+                           col_query_scratch *s, dist_job *job, const char *what)
+{
+    if (a == NULL || b == NULL || s == NULL)
+        return col_query_scratch_fail(s, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    col_transform na, nb;
+    col_status st = col_pose_normalize(1e-6, pa, &na);
+    if (st == COL_OK) st = col_pose_normalize(1e-6, pb, &nb);
+    if (st != COL_OK) return col_query_scratch_fail(s, st, "%s: a pose is not usable: %s", what, col_status_string(st));
+    memset(job, 0, sizeof *job);
+    job->ga = a;
+    job->gb = b;
+    job->xa = col_xform_from_transform(na);
+    job->xb = col_xform_from_transform(nb);
+    return COL_OK;
+}
+
+col_status col_geometry_distance(const col_geometry *a, col_transform pose_a, const col_geometry *b,
+                                 col_transform pose_b, col_distance_cache *cache, col_query_scratch *scratch,
+                                 col_distance_output *out)
+{
+    if (out == NULL) return col_query_scratch_fail(scratch, COL_ERR_INVALID_ARGUMENT, "col_geometry_distance: NULL out");
+    memset(out, 0, sizeof *out);
+    dist_job job;
+    col_status st = free_job(a, pose_a, b, pose_b, scratch, &job, "col_geometry_distance");
+    col_piece_contact r;
+    if (st == COL_OK) st = dist_run(&job, cache, 0.0, scratch, &r, false);
+    if (st != COL_OK) return st;
+    dist_fill(&r, out);
+    return COL_OK;
+}
+
+col_status col_geometry_contact(const col_geometry *a, col_transform pose_a, const col_geometry *b,
+                                col_transform pose_b, double margin, col_distance_cache *cache,
+                                col_query_scratch *scratch, col_contact_output *out)
+{
+    if (out == NULL) return col_query_scratch_fail(scratch, COL_ERR_INVALID_ARGUMENT, "col_geometry_contact: NULL out");
+    memset(out, 0, sizeof *out);
+    if (!margin_ok(margin))
+        return col_query_scratch_fail(scratch, COL_ERR_INVALID_ARGUMENT,
+                                      "col_geometry_contact: margin %g is negative or not finite", margin);
+    dist_job job;
+    col_status st = free_job(a, pose_a, b, pose_b, scratch, &job, "col_geometry_contact");
+    col_piece_contact r;
+    if (st == COL_OK) st = dist_run(&job, cache, margin, scratch, &r, true);
+    if (st != COL_OK) return st;
+    contact_fill(&r, out);
     return COL_OK;
 }

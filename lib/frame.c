@@ -24,6 +24,7 @@
 #include "broadphase/sap.h"
 #include "lib/interframe.h"
 #include "lib/schedule.h"
+#include "lib/shape_pair.h"
 #include "lib/world.h"
 
 static void on_pair_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
@@ -124,7 +125,7 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
          * body that moved farther (a teleport, a speed-up) trips, which wakes its sleeping
          * pairs in this frame's pair loop (lib/schedule.h). Declared speeds floor the bound. */
         bool tripped = false;
-        double r = w->shapes[b->shape].hull.radius;
+        double r = w->shapes[b->shape].geom->radius;
         double mu = col_motion_bound(&b->prev_xf, &b->xf, r);
         double d = col_motion_declared(b->max_linear_speed, b->max_angular_speed, r,
                                        col_max_abs(b->prev_xf.p) + col_max_abs(b->xf.p));
@@ -133,10 +134,10 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         /* The broad phase holds a fat box (I-COLLIDE's fixed-size cube plus a margin) and
          * sees a move only when the tight box leaves it: turning never does, and a slow
          * body moves its endpoints once in several frames instead of every frame. */
-        const col_hull *hull = &w->shapes[b->shape].hull;
-        col_world_hull_aabb(hull, &b->xf, &w->hot[s].box);
+        const col_geometry *g = w->shapes[b->shape].geom;
+        col_world_shape_aabb(g, &b->xf, &w->hot[s].box);
         if (!col_aabb_contains(&b->fat, &w->hot[s].box)) {
-            col_world_fat_aabb(hull, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &b->fat);
+            col_world_fat_aabb(g, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &b->fat);
             col_sap_move_concurrent(w->sap, s, &b->fat);
         }
     }
@@ -150,7 +151,10 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
     const col_world *w = f->w;
     const col_np_backend *be = w->backend;
     const col_body_rec *A = &w->bodies[r->a], *B = &w->bodies[r->b];
-    const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
+    const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
+    /* Only a pair of single hulls uses the backend's cache (lib/shape_pair.h). */
+    bool hulls = col_geometry_is_hull(ga) && col_geometry_is_hull(gb);
+    const col_hull *ha = &ga->pieces[0].hull, *hb = &gb->pieces[0].hull;
     col_pair_slot *slot = col_pair_cache_slot(&w->pair_cache, r->user);
     void *cache = col_pair_cache_backend_data(&w->pair_cache, r->user);
     uint8_t out = PAIR_SKIP;
@@ -158,7 +162,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
      * pair would: its cached coherence data (a separating axis, closest features) is from
      * poses long gone, and measured on cw500 a fresh start certifies larger gaps (the
      * pair sleeps longer: 62 242 narrow calls instead of 65 688 with sepvec). */
-    if (fresh || slot->seen_frame + 1 < f->frame) be->cache_init(cache, ha, hb);
+    if (hulls && (fresh || slot->seen_frame + 1 < f->frame)) be->cache_init(cache, ha, hb);
     slot->seen_frame = f->frame;
     /* A sleeping pair is separated until its wake frame unless a body moved farther than
      * the bound the pair was put to sleep with (a trip) since that test, in this frame or
@@ -171,11 +175,10 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
     /* An answer from the previous frame still holds if neither pose changed. */
     if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
         col_np_result res;
-        col_np_query(be, cache, ha, w->shapes[A->shape].np_data, &A->xf, hb, w->shapes[B->shape].np_data,
-                     &B->xf, &worker->scratch, &res);
+        col_shape_pair_query(be, hulls ? cache : NULL, ga, &A->xf, gb, &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;
         worker->narrow_calls++;
-        if (w->narrow_observer != NULL) {
+        if (w->narrow_observer != NULL && hulls) {
             col_narrow_event ev = {r->a, r->b, r->user, ha, hb, &A->xf, &B->xf, res.colliding};
             w->narrow_observer(w->narrow_observer_ctx, &ev);
         }
@@ -184,7 +187,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
          * I-COLLIDE, Mirtich's Impulse). Colliding pairs, and pairs too close for one
          * frame, are tested every frame. */
         if (f->ttc && !res.colliding) {
-            double margin = col_sleep_margin(ha->radius, hb->radius, A->xf.p, B->xf.p);
+            double margin = col_sleep_margin(ga->radius, gb->radius, A->xf.p, B->xf.p);
             uint32_t k = col_sleep_frames(res.gap, margin, A->motion_bound, B->motion_bound);
             if (k > 0) {
                 slot->asleep = 1;

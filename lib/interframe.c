@@ -126,7 +126,7 @@ col_status col_interframe_prepare(col_world *w)
         const col_body_rec *b = &w->bodies[s];
         if_box *o = &st->boxes.data[nbox++];
         o->slot = (uint32_t)s;
-        col_swept_box(&w->shapes[b->shape].hull, if_prev(w, (uint32_t)s, frame), &b->xf, o->lo, o->hi);
+        col_swept_box(w->shapes[b->shape].geom, if_prev(w, (uint32_t)s, frame), &b->xf, o->lo, o->hi);
     }
     if (nbox > 1) qsort(st->boxes.data, (size_t)nbox, sizeof(if_box), if_box_cmp);
 
@@ -145,9 +145,11 @@ col_status col_interframe_prepare(col_world *w)
             uint32_t sa = bi->slot < bj->slot ? bi->slot : bj->slot, sb = bi->slot ^ bj->slot ^ sa;
             if (w->disabled.keys.count > 0 && col_pair_filter_is_disabled(w, sa, sb)) continue;
             if (if_cand_array_push(&w->alloc, &st->cand, (if_cand){sa, sb}) != 0) return COL_ERR_OUT_OF_MEMORY;
-            size_t nbytes = col_lpip_sweep_scratch_bytes(&w->shapes[w->bodies[sa].shape].hull,
-                                                         &w->shapes[w->bodies[sb].shape].hull);
-            need = nbytes > need ? nbytes : need;
+            const col_geometry *ga = w->shapes[w->bodies[sa].shape].geom, *gb = w->shapes[w->bodies[sb].shape].geom;
+            if (col_geometry_is_hull(ga) && col_geometry_is_hull(gb)) {
+                size_t nbytes = col_lpip_sweep_scratch_bytes(&ga->pieces[0].hull, &gb->pieces[0].hull);
+                need = nbytes > need ? nbytes : need;
+            }
         }
     }
 
@@ -214,10 +216,14 @@ static void if_range(int begin, int end, int worker_index, void *ctx)
         uint8_t hit = 1;
         if (!if_in_list(now, nnow, ia, ib, false) && !if_in_list(before, nbefore, ia, ib, true)) {
             const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
-            col_lpip_sweep_result res;
-            col_lpip_sweep(&w->shapes[A->shape].hull, if_prev(w, sa, st->frame), &A->xf, &w->shapes[B->shape].hull,
-                           if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker_index], &res);
-            hit = res.may_touch ? 1 : 0;
+            const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
+            /* Round kinds and compounds: the swept boxes' answer, conservative (query.h). */
+            if (col_geometry_is_hull(ga) && col_geometry_is_hull(gb)) {
+                col_lpip_sweep_result res;
+                col_lpip_sweep(&ga->pieces[0].hull, if_prev(w, sa, st->frame), &A->xf, &gb->pieces[0].hull,
+                               if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker_index], &res);
+                hit = res.may_touch ? 1 : 0;
+            }
         }
         st->hit.data[i] = hit;
     }
@@ -266,7 +272,19 @@ col_status col_query_interframe(const col_world *world, col_body_id a, col_body_
     col_world *w = (col_world *)world;
     uint32_t sa = a.index1 - 1, sb = b.index1 - 1;
     const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
-    const col_hull *ha = &w->shapes[A->shape].hull, *hb = &w->shapes[B->shape].hull;
+    const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
+    if (!col_geometry_is_hull(ga) || !col_geometry_is_hull(gb)) {
+        /* Round kinds and compounds: the swept boxes only (query.h says so). */
+        double la[3], ha3[3], lb[3], hb3[3];
+        col_swept_box(ga, col_world_body_prev_xf(w, sa), &A->xf, la, ha3);
+        col_swept_box(gb, col_world_body_prev_xf(w, sb), &B->xf, lb, hb3);
+        out->may_have_touched = !(lb[0] > ha3[0] || la[0] > hb3[0] || lb[1] > ha3[1] || la[1] > hb3[1] ||
+                                  lb[2] > ha3[2] || la[2] > hb3[2]);
+        out->exact = false;
+        out->inflation = 0.0;
+        return COL_OK;
+    }
+    const col_hull *ha = &ga->pieces[0].hull, *hb = &gb->pieces[0].hull;
     col_interframe_state *st = if_state(w);
     if (st == NULL || if_reserve_scratch(w, &st->query_scratch, col_lpip_sweep_scratch_bytes(ha, hb)) != 0)
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_query_interframe: out of memory");

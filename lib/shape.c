@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Shapes: convex hulls owned by the world and shared by bodies. */
+/* Shapes: geometries (lib/core/geometry.h) owned by the world and shared by bodies. */
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "lib/core/geometry.h"
+#include "lib/geometry_data.h"
+#include "lib/shape_pair.h"
 #include "lib/world.h"
 
 static col_status grow_shapes(col_world *w)
@@ -17,69 +22,145 @@ static col_status grow_shapes(col_world *w)
     return COL_OK;
 }
 
-/* The backend's per-shape data (backend.h, shape_data_bytes), built before the shape is
- * visible; a block the backend used only in part is moved into a smaller one. Returns 0,
- * or -1 when out of memory (nothing allocated then). */
-static int build_shape_data(col_world *w, const col_hull *hull, void **data, size_t *bytes)
+/* Makes a geometry built on the world's allocator a shape: the backend's data, scratch
+ * for every pair it can form (backend.h's scratch rule, grown here so that no frame ever
+ * has to) and an id. Takes g: on failure it is freed. */
+static col_status adopt(col_world *world, col_geometry *g, col_shape_id *out, const char *what)
 {
-    *data = NULL;
-    *bytes = 0;
-    if (w->backend->shape_data_bytes == NULL) return 0;
-    size_t n = (w->backend->shape_data_bytes(hull) + 15) & ~(size_t)15;
-    if (n == 0) return 0;
-    void *mem = col_alloc_bytes(&w->alloc, n);
-    if (mem == NULL) return -1;
-    size_t used = (w->backend->shape_data_init(mem, n, hull) + 15) & ~(size_t)15;
-    if (used > 0 && used < n) {
-        void *small = col_alloc_bytes(&w->alloc, used);
-        if (small != NULL) {
-            memcpy(small, mem, used);
-            col_free_bytes(&w->alloc, mem, n);
-            mem = small;
-            n = used;
-        }
+    col_np_counts counts = col_np_counts_max(world->shape_counts_max, col_geometry_counts(g));
+    size_t scratch = world->backend->scratch_need(counts, counts);
+    if (col_geometry_data_build(g, world->backend) != COL_OK || col_world_reserve_scratch(world, scratch) != COL_OK ||
+        col_id_pool_reserve(&world->shape_ids, &world->alloc, 1) != 0 || grow_shapes(world) != COL_OK) {
+        col_geom_free(g);
+        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
     }
-    *data = mem;
-    *bytes = n;
-    return 0;
+    int slot = col_id_pool_alloc(&world->shape_ids);
+    if (slot < 0) {
+        col_geom_free(g);
+        return col_world_fail(world, COL_ERR_CAPACITY, "%s: no shape ids left", what);
+    }
+    world->shapes[slot].geom = g;
+    world->shapes[slot].body_count = 0;
+    world->shape_counts_max = counts;
+    *out = col_world_shape_id(world, (uint32_t)slot);
+    return COL_OK;
+}
+
+/* The start of every creating call: arguments present, *out nulled. */
+static col_status begin(col_world *world, col_shape_id *out, const char *what)
+{
+    if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    col_shape_id none = {0, 0, 0};
+    *out = none;
+    return COL_OK;
+}
+
+/* A builder's result: the geometry adopted, or its error recorded. */
+static col_status built(col_world *world, col_status st, col_geometry *g, const char *err, col_shape_id *out,
+                        const char *what)
+{
+    if (st != COL_OK) return col_world_fail(world, st, "%s: %s", what, err[0] ? err : col_status_string(st));
+    return adopt(world, g, out, what);
 }
 
 col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int count, col_shape_id *out)
 {
-    if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_create_convex: NULL argument");
+    const char *what = "col_shape_create_convex";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
     if (points == NULL || count < 0)
-        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_create_convex: points NULL or count %d < 0", count);
-    col_shape_id none = {0, 0, 0};
-    *out = none;
-    /* Everything that can fail happens before the shape becomes visible. */
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: points NULL or count %d < 0", what, count);
     char err[200] = "";
-    col_hull hull;
-    col_status st = col_hull_build(&world->alloc, points, count, &hull, err, sizeof err);
-    if (st != COL_OK) return col_world_fail(world, st, "col_shape_create_convex: %s", err[0] ? err : col_status_string(st));
-    /* Scratch for every pair the new shape can form (backend.h's scratch rule), grown
-     * here so that no frame ever has to. */
-    col_np_counts counts = col_np_counts_max(world->shape_counts_max, col_np_counts_of(&hull));
-    size_t scratch = world->backend->scratch_need(counts, counts);
-    void *np_data = NULL;
-    size_t np_bytes = 0;
-    if (col_world_reserve_scratch(world, scratch) != COL_OK || col_id_pool_reserve(&world->shape_ids, &world->alloc, 1) != 0 ||
-        grow_shapes(world) != COL_OK || build_shape_data(world, &hull, &np_data, &np_bytes) != 0) {
-        col_hull_free(&world->alloc, &hull);
-        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_shape_create_convex: out of memory");
+    col_geometry *g = NULL;
+    st = col_geom_hull(&world->alloc, points, count, &g, err, sizeof err);
+    return built(world, st, g, err, out, what);
+}
+
+col_status col_shape_create_box(col_world *world, col_vec3 h, col_shape_id *out)
+{
+    const char *what = "col_shape_create_box";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
+    if (!(isfinite(h.x) && isfinite(h.y) && isfinite(h.z) && h.x > 0 && h.y > 0 && h.z > 0))
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT,
+                              "%s: half extents (%g, %g, %g): each must be a finite number > 0", what, h.x, h.y, h.z);
+    col_vec3 c[8];
+    for (int i = 0; i < 8; i++) c[i] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    char err[200] = "";
+    col_geometry *g = NULL;
+    st = col_geom_hull(&world->alloc, c, 8, &g, err, sizeof err);
+    return built(world, st, g, err, out, what);
+}
+
+col_status col_shape_create_sphere(col_world *world, double radius, col_shape_id *out)
+{
+    const char *what = "col_shape_create_sphere";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
+    char err[200] = "";
+    col_geometry *g = NULL;
+    st = col_geom_sphere(&world->alloc, radius, &g, err, sizeof err);
+    return built(world, st, g, err, out, what);
+}
+
+col_status col_shape_create_capsule(col_world *world, double half_height, double radius, col_shape_id *out)
+{
+    const char *what = "col_shape_create_capsule";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
+    char err[200] = "";
+    col_geometry *g = NULL;
+    st = col_geom_capsule(&world->alloc, half_height, radius, &g, err, sizeof err);
+    return built(world, st, g, err, out, what);
+}
+
+col_status col_shape_create(col_world *world, const col_geometry *geometry, col_shape_id *out)
+{
+    const char *what = "col_shape_create";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
+    if (geometry == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL geometry", what);
+    col_geometry *g = NULL;
+    st = col_geom_clone(&world->alloc, geometry, &g);
+    return built(world, st, g, "out of memory", out, what);
+}
+
+col_status col_shape_create_compound(col_world *world, const col_compound_child *children, int count,
+                                     col_shape_id *out)
+{
+    const char *what = "col_shape_create_compound";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
+    if (children == NULL || count < 1 || count > COL_MAX_COMPOUND_PIECES)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT,
+                              "%s: children NULL, or count %d not in 1 .. COL_MAX_COMPOUND_PIECES (an empty compound)",
+                              what, count);
+    for (int i = 0; i < count; i++) {
+        col_transform pose;
+        st = col_world_check_shape(world, children[i].shape, what);
+        if (st == COL_OK) st = col_world_check_pose(world, children[i].pose, &pose);
+        if (st != COL_OK) {
+            char why[sizeof world->last_error];
+            snprintf(why, sizeof why, "%s", world->last_error);
+            return col_world_fail(world, st, "%s: child %d: %s", what, i, why);
+        }
     }
-    int slot = col_id_pool_alloc(&world->shape_ids);
-    if (slot < 0) {
-        col_hull_free(&world->alloc, &hull);
-        col_free_bytes(&world->alloc, np_data, np_bytes);
-        return col_world_fail(world, COL_ERR_CAPACITY, "col_shape_create_convex: no shape ids left");
+    const col_geometry **kids = col_alloc_bytes(&world->alloc, (size_t)count * sizeof *kids);
+    col_transform *poses = col_alloc_bytes(&world->alloc, (size_t)count * sizeof *poses);
+    char err[200] = "";
+    col_geometry *g = NULL;
+    if (kids == NULL || poses == NULL) {
+        st = COL_ERR_OUT_OF_MEMORY;
+    } else {
+        for (int i = 0; i < count; i++) {
+            kids[i] = world->shapes[children[i].shape.index1 - 1].geom;
+            col_world_check_pose(world, children[i].pose, &poses[i]);
+        }
+        st = col_geom_compound(&world->alloc, kids, poses, count, &g, err, sizeof err);
     }
-    world->shapes[slot].hull = hull;
-    world->shapes[slot].body_count = 0;
-    world->shapes[slot].np_data = np_data;
-    world->shapes[slot].np_data_bytes = np_bytes;
-    world->shape_counts_max = counts;
-    *out = col_world_shape_id(world, (uint32_t)slot);
-    return COL_OK;
+    col_free_bytes(&world->alloc, kids, kids != NULL ? (size_t)count * sizeof *kids : 0);
+    col_free_bytes(&world->alloc, poses, poses != NULL ? (size_t)count * sizeof *poses : 0);
+    return built(world, st, g, err, out, what);
 }
 
 col_status col_shape_destroy(col_world *world, col_shape_id shape)
@@ -91,10 +172,8 @@ col_status col_shape_destroy(col_world *world, col_shape_id shape)
     if (r->body_count > 0)
         return col_world_fail(world, COL_ERR_SHAPE_IN_USE, "col_shape_destroy: %d bodies still use shape %u", r->body_count,
                               shape.index1);
-    col_hull_free(&world->alloc, &r->hull);
-    col_free_bytes(&world->alloc, r->np_data, r->np_data_bytes);
-    r->np_data = NULL;
-    r->np_data_bytes = 0;
+    col_geom_free(r->geom);
+    r->geom = NULL;
     col_id_pool_free(&world->shape_ids, (int)shape.index1 - 1, false);
     return COL_OK;
 }
@@ -104,21 +183,24 @@ bool col_shape_is_valid(const col_world *world, col_shape_id shape)
     return world != NULL && col_world_shape_live(world, shape);
 }
 
+col_status col_shape_get_geometry(const col_world *world, col_shape_id shape, const col_geometry **out)
+{
+    if (world == NULL || out == NULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_get_geometry: NULL argument");
+    *out = NULL;
+    col_status st = col_world_check_shape(world, shape, "col_shape_get_geometry");
+    if (st != COL_OK) return st;
+    *out = world->shapes[shape.index1 - 1].geom;
+    return COL_OK;
+}
+
 col_status col_shape_get_info(const col_world *world, col_shape_id shape, col_shape_info *out)
 {
     if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_get_info: NULL argument");
     col_status st = col_world_check_shape(world, shape, "col_shape_get_info");
     if (st != COL_OK) return st;
     const col_shape_rec *r = &world->shapes[shape.index1 - 1];
-    memset(out, 0, sizeof *out);
-    out->vertex_count = r->hull.vertex_count;
-    out->face_count = r->hull.face_count;
-    out->edge_count = r->hull.edge_count;
-    out->centroid = r->hull.centroid;
-    out->volume = r->hull.volume;
-    out->radius = r->hull.radius;
-    out->aabb_min = r->hull.aabb_min;
-    out->aabb_max = r->hull.aabb_max;
+    col_geometry_get_info(r->geom, out);
     out->body_count = r->body_count;
     return COL_OK;
 }
@@ -129,7 +211,12 @@ col_status col_shape_get_vertices(const col_world *world, col_shape_id shape, co
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_get_vertices: bad argument");
     col_status st = col_world_check_shape(world, shape, "col_shape_get_vertices");
     if (st != COL_OK) return st;
-    const col_hull *h = &world->shapes[shape.index1 - 1].hull;
+    const col_geometry *g = world->shapes[shape.index1 - 1].geom;
+    if (g->kind != COL_SHAPE_HULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT,
+                              "col_shape_get_vertices: shape %u is not a hull (read its pieces with "
+                              "col_shape_get_geometry and col_geometry_get_piece)", shape.index1);
+    const col_hull *h = &g->pieces[0].hull;
     int n = h->vertex_count < capacity ? h->vertex_count : capacity;
     if (n > 0) memcpy(out, h->vertices, (size_t)n * sizeof(col_vec3));
     *count = h->vertex_count;

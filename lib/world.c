@@ -138,8 +138,7 @@ void col_world_destroy(col_world *world)
     if (w->sap != NULL) col_sap_destroy(w->sap);
     for (int s = 0; s < w->shape_ids.high_water; s++)
         if (w->shape_ids.live[s]) {
-            col_hull_free(&w->alloc, &w->shapes[s].hull);
-            col_free_bytes(&w->alloc, w->shapes[s].np_data, w->shapes[s].np_data_bytes);
+            col_geom_free(w->shapes[s].geom);
         }
     col_free_bytes(&w->alloc, w->shapes, (size_t)w->shape_cap * sizeof(col_shape_rec));
     col_free_bytes(&w->alloc, w->bodies, (size_t)w->body_cap * sizeof(col_body_rec));
@@ -273,20 +272,27 @@ col_status col_world_reserve_scratch(col_world *world, size_t size)
     return COL_OK;
 }
 
-void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, col_aabb *out)
+void col_world_shape_aabb(const col_geometry *g, const col_xform *xf, col_aabb *out)
 {
-    col_hull_box_at(hull, xf, &out->min, &out->max);
+    col_geometry_box_at(g, xf, &out->min, &out->max);
 }
 
-void col_world_fat_aabb(const col_hull *hull, const col_xform *xf, const col_aabb *tight, double margin,
+void col_world_fat_aabb(const col_geometry *g, const col_xform *xf, const col_aabb *tight, double margin,
                         col_aabb *out)
 {
-    col_vec3 mid = col_scale(col_add(hull->aabb_min, hull->aabb_max), 0.5);
-    col_vec3 half = col_scale(col_sub(hull->aabb_max, hull->aabb_min), 0.5);
+    col_vec3 mid = col_scale(col_add(g->box_min, g->box_max), 0.5);
+    col_vec3 half = col_scale(col_sub(g->box_max, g->box_min), 0.5);
     col_vec3 c = col_xform_point(xf, mid);
     /* The local box turned any way stays in the ball of its half diagonal about its
-     * centre: the cube of that ball does not change as the body turns. */
-    double h = sqrt(col_dot(half, half)) * (1.0 + margin);
+     * centre: the cube of that ball does not change as the body turns. A sphere's box
+     * is looser than its ball: for the round kinds the ball about the origin (the
+     * shape's radius) is used when it is smaller (hulls keep the box's, as measured). */
+    double h = sqrt(col_dot(half, half));
+    if (g->kind != COL_SHAPE_HULL && g->radius < h) {
+        c = xf->p;
+        h = g->radius;
+    }
+    h *= 1.0 + margin;
     out->min = col_v3(fmin(c.x - h, tight->min.x), fmin(c.y - h, tight->min.y), fmin(c.z - h, tight->min.z));
     out->max = col_v3(fmax(c.x + h, tight->max.x), fmax(c.y + h, tight->max.y), fmax(c.z + h, tight->max.z));
 }
@@ -325,7 +331,7 @@ uint64_t col_world_hash(const col_world *world)
         h = fnv(h, &s, sizeof s);
         h = fnv(h, &w->shape_ids.generation[s], sizeof(uint32_t));
         h = fnv(h, &r->body_count, sizeof r->body_count);
-        h = fnv(h, r->hull.vertices, (size_t)r->hull.vertex_count * sizeof(col_vec3));
+        h = col_geometry_hash(r->geom, h);
     }
     for (int b = 0; b < w->body_ids.high_water; b++) {
         if (!w->body_ids.live[b]) continue;

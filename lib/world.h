@@ -15,6 +15,7 @@
 #include "colibri/colibri.h"
 #include "lib/core/alloc.h"
 #include "lib/core/arena.h"
+#include "lib/core/geometry.h"
 #include "lib/core/hull.h"
 #include "lib/core/id_pool.h"
 #include "broadphase/sap.h"
@@ -33,10 +34,9 @@ struct col_sap;
 #define COL_DEF_COOKIE 0x636f6c31 /* "col1": a def filled by its default function */
 
 typedef struct col_shape_rec {
-    col_hull hull;
+    col_geometry *geom;   /* on the world's allocator, with the world backend's data in its
+                             hull pieces (lib/geometry_data.h) */
     int body_count;
-    void *np_data;        /* the backend's per-shape data (backend.h: shape_data_bytes), or NULL */
-    size_t np_data_bytes;
 } col_shape_rec;
 
 typedef struct col_body_rec {
@@ -151,15 +151,15 @@ static inline void col_world_mark_dirty(col_world *w, uint32_t slot)
  * some grown: scratch is not world state. */
 col_status col_world_reserve_scratch(col_world *world, size_t size);
 
-/* Bounding box of a hull at a pose: |R| times the local box half extents about the
- * rotated local box centre, widened outward by a relative 1e-12 so that every world
- * vertex R v + p as the narrow phase computes it lies inside despite rounding. */
-void col_world_hull_aabb(const col_hull *hull, const col_xform *xf, col_aabb *out);
+/* Bounding box of a shape at a pose (col_geometry_box_at): every world core point as the
+ * narrow phase computes it, widened by its piece's radius, lies inside despite rounding. */
+void col_world_shape_aabb(const col_geometry *g, const col_xform *xf, col_aabb *out);
 
 /* The box a body holds in the broad phase (I-COLLIDE's fixed-size bounding cube, grown
- * by a margin): the cube of the ball that holds the hull's local box in any orientation,
- * its side widened by the fraction margin, joined with the tight box. */
-void col_world_fat_aabb(const col_hull *hull, const col_xform *xf, const col_aabb *tight, double margin,
+ * by a margin): the cube of a ball that holds the shape in any orientation (about its
+ * local box's centre or about its origin, the smaller), its side widened by the fraction
+ * margin, joined with the tight box. */
+void col_world_fat_aabb(const col_geometry *g, const col_xform *xf, const col_aabb *tight, double margin,
                         col_aabb *out);
 
 static inline bool col_aabb_overlap(const col_aabb *a, const col_aabb *b)

@@ -540,7 +540,7 @@ static void test_fast_scene(void **state)
             for (int s = 0; s <= SUBSTEPS; s++) {
                 col_xform x = col_xform_from_transform(bench_scene_pose_at(&sc, i, f + (double)s / SUBSTEPS));
                 col_aabb b;
-                col_world_hull_aabb(h, &x, &b);
+                col_hull_box_at(h, &x, &b.min, &b.max);
                 xf[(size_t)i * (SUBSTEPS + 1) + s] = x;
                 sub_box *o = &bx[(size_t)i * (SUBSTEPS + 1) + s];
                 o->lo[0] = b.min.x;

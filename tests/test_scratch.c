@@ -247,7 +247,7 @@ static void check_world_scratch(const col_world *w)
         if (!col_id_pool_check(&w->shape_ids, (uint32_t)i + 1, w->shape_ids.generation[i])) continue;
         for (int j = 0; j < w->shape_cap; j++) {
             if (!col_id_pool_check(&w->shape_ids, (uint32_t)j + 1, w->shape_ids.generation[j])) continue;
-            size_t n = need(w->backend, &w->shapes[i].hull, &w->shapes[j].hull);
+            size_t n = need(w->backend, &w->shapes[i].geom->pieces[0].hull, &w->shapes[j].geom->pieces[0].hull);
             for (int k = 0; k < w->worker_count; k++) {
                 if (w->workers[k].scratch.size < n)
                     fail_msg("%s: worker %d has %zu bytes of scratch, shapes %d and %d need %zu", w->backend->name, k,

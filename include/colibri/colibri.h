@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* Colibri: multi-body collision detection for convex bodies.
  *
- * A world owns shapes (convex hulls) and bodies (a shape at a pose). Each frame the app
+ * A world owns shapes (convex hulls, spheres, capsules, compounds: shape.h) and bodies
+ * (a shape at a pose). Each frame the app
  * moves bodies with col_body_set_pose, calls col_world_update once, then reads the
  * colliding pairs and the began/ended events with col_world_get_pair_events.
  * Every function validates its input before it changes anything: on error the world is
@@ -12,6 +13,7 @@
 #include "colibri/base.h"
 #include "colibri/id.h"
 #include "colibri/query.h"
+#include "colibri/shape.h"
 #include "colibri/types.h"
 #include "colibri/vecmath.h"
 
@@ -72,18 +74,60 @@ COL_API uint64_t col_world_hash(const col_world *world);
 COL_API col_status col_shape_create_convex(col_world *world, const col_vec3 *points, int count,
                                            col_shape_id *out);
 
+/* A world shape from a world-free geometry (shape.h), copied: the geometry may be
+ * destroyed afterwards. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY, CAPACITY. */
+COL_API col_status col_shape_create(col_world *world, const col_geometry *geometry, col_shape_id *out);
+
+/* The box [-h.x, h.x] x [-h.y, h.y] x [-h.z, h.z] (a hull of its 8 corners); each half
+ * extent finite and > 0. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY, CAPACITY. */
+COL_API col_status col_shape_create_box(col_world *world, col_vec3 half_extents, col_shape_id *out);
+
+/* The ball of radius (length units, finite, > 0) about the local origin. Errors:
+ * INVALID_ARGUMENT (radius zero, negative, NaN or infinite), NOT_FINITE (beyond
+ * COL_MAX_COORD), OUT_OF_MEMORY, CAPACITY. */
+COL_API col_status col_shape_create_sphere(col_world *world, double radius, col_shape_id *out);
+
+/* The points within radius of the segment (0,0,-half_height)..(0,0,+half_height); both
+ * finite and > 0 (a zero half height is a sphere). Errors: as col_shape_create_sphere. */
+COL_API col_status col_shape_create_capsule(col_world *world, double half_height, double radius,
+                                            col_shape_id *out);
+
+/* One child of a compound shape: a live shape of this world at a pose in the compound's
+ * frame. */
+typedef struct col_compound_child {
+    col_shape_id shape;
+    col_transform pose; /* unit quaternion within the world's tolerance */
+} col_compound_child;
+
+/* A compound of count >= 1 children: a body using it collides with another when any of
+ * its pieces does (one pair per body pair). The children's geometry is copied into the
+ * compound's frame (their points transformed by the poses once; a compound child adds
+ * its pieces): the child shapes stay independent and may be destroyed afterwards.
+ * Errors: INVALID_ARGUMENT (NULL, count < 1: an empty compound, or too many pieces),
+ * STALE_ID (a child), NOT_FINITE, BAD_QUATERNION, DEGENERATE_SHAPE, OUT_OF_MEMORY,
+ * CAPACITY. */
+COL_API col_status col_shape_create_compound(col_world *world, const col_compound_child *children, int count,
+                                             col_shape_id *out);
+
+/* The shape's geometry, read only, owned by the world and valid until the shape is
+ * destroyed: its facts (col_geometry_get_info, col_geometry_get_piece) and the world-free
+ * queries of query.h take it. Errors: STALE_ID, INVALID_ARGUMENT. */
+COL_API col_status col_shape_get_geometry(const col_world *world, col_shape_id shape, const col_geometry **out);
+
 /* Destroys a shape no body uses. Errors: STALE_ID, SHAPE_IN_USE. */
 COL_API col_status col_shape_destroy(col_world *world, col_shape_id shape);
 
 /* True if the id names a live shape of this world. Never traps. */
 COL_API bool col_shape_is_valid(const col_world *world, col_shape_id shape);
 
-/* Facts about a shape's hull. Errors: STALE_ID, INVALID_ARGUMENT. */
+/* Facts about a shape (shape.h), with the bodies using it. Errors: STALE_ID,
+ * INVALID_ARGUMENT. */
 COL_API col_status col_shape_get_info(const col_world *world, col_shape_id shape,
                                       col_shape_info *out);
 
 /* Copies up to capacity hull vertices (local frame) into out and sets *count to the
- * vertex count (call with capacity 0 to ask the size). Errors: STALE_ID, INVALID_ARGUMENT. */
+ * vertex count (call with capacity 0 to ask the size). Errors: STALE_ID, INVALID_ARGUMENT
+ * (also: the shape is not a hull; read other kinds with col_shape_get_geometry). */
 COL_API col_status col_shape_get_vertices(const col_world *world, col_shape_id shape,
                                           col_vec3 *out, int capacity, int *count);
 

@@ -1,6 +1,17 @@
 /* SPDX-License-Identifier: MIT */
-/* Queries on shapes at given poses, usable without a world frame (like Box2D's
- * collision.h): they do not touch the broad phase or the pair lists. */
+/* Queries on shapes at given poses (like Box2D's collision.h): they do not touch the
+ * broad phase or the pair lists.
+ *
+ * Two families. The world-free ones (col_geometry_*) take geometries (shape.h) and a
+ * caller-owned col_query_scratch: they share nothing, so any number of threads may run
+ * them at once, each with its own scratch (and cache), without locks. The world-bound
+ * ones take a world's shape or body ids and are thin wrappers over the same code: they
+ * only read the world (const means const) and use temporary scratch from the world's
+ * allocator hooks (not counted in col_counters), so they too may run from several threads
+ * at once, between updates, if those hooks are thread safe (malloc is); a hot loop should
+ * keep a col_query_scratch and call the col_geometry_* form with col_shape_get_geometry.
+ * Pairs with a sphere or a capsule are decided by the exact core+radius path for every
+ * backend (docs/rounded.md); compounds piece pair by piece pair. */
 #ifndef COLIBRI_QUERY_H
 #define COLIBRI_QUERY_H
 
@@ -8,6 +19,7 @@
 
 #include "colibri/base.h"
 #include "colibri/id.h"
+#include "colibri/shape.h"
 #include "colibri/types.h"
 #include "colibri/vecmath.h"
 
@@ -17,11 +29,30 @@ extern "C" {
 
 typedef struct col_world col_world;
 
+/* Scratch memory for the world-free queries, owned by the caller: one per thread. It
+ * grows to what the largest query needed and is then reused; it also keeps the message
+ * of the last failed call made with it. */
+typedef struct col_query_scratch col_query_scratch;
+
+/* allocator NULL: malloc/free. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY. */
+COL_API col_status col_query_scratch_create(const col_allocator *allocator, col_query_scratch **out);
+/* NULL is ignored. */
+COL_API void col_query_scratch_destroy(col_query_scratch *scratch);
+/* A sentence about the last failed call made with this scratch ("" if none). */
+COL_API const char *col_query_scratch_last_error(const col_query_scratch *scratch);
+
+/* Exact test whether geometry a at pose_a and geometry b at pose_b share a point
+ * (touching counts), with the chosen backend for hull pairs (COL_BACKEND_DEFAULT: the
+ * default one). Quaternions unit within 1e-6 (renormalised). Errors: INVALID_ARGUMENT,
+ * NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY (the scratch could not grow). */
+COL_API col_status col_geometry_overlap(const col_geometry *a, col_transform pose_a, const col_geometry *b,
+                                        col_transform pose_b, col_backend backend, col_query_scratch *scratch,
+                                        bool *colliding);
+
 /* Exact test whether shape a at pose xa and shape b at pose xb share a point (touching
  * counts), with the chosen backend (COL_BACKEND_DEFAULT: the world's). *colliding gets the
- * answer. Runs on the calling thread with the world's scratch: must not overlap other
- * calls on the same world. Errors: INVALID_ARGUMENT, STALE_ID, NOT_FINITE,
- * BAD_QUATERNION, OUT_OF_MEMORY (scratch for a backend needing more). */
+ * answer. Only reads the world (see the top of this header). Errors: INVALID_ARGUMENT,
+ * STALE_ID, NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY. */
 COL_API col_status col_query_overlap(const col_world *world, col_shape_id a, col_transform xa,
                                      col_shape_id b, col_transform xb, col_backend backend,
                                      bool *colliding);
@@ -29,23 +60,27 @@ COL_API col_status col_query_overlap(const col_world *world, col_shape_id a, col
 /* May bodies a and b have touched at some instant from the update before the last to the
  * last col_world_update (both included), given their poses at those two updates? Uses
  * B's motion relative to A, swept as a convex hull (exact without rotation, widened by a
- * proven bound with rotation: see col_interframe_result and docs/lpip.md). Poses set
- * since the last update are not seen. Runs on the calling thread with scratch owned by
- * the world: must not overlap other calls on the same world. Errors: INVALID_ARGUMENT,
+ * proven bound with rotation: see col_interframe_result and docs/lpip.md). Pairs with a
+ * sphere, capsule or compound are answered from the two swept boxes only (may_have_touched
+ * when they meet, exact false) until continuous collision covers them. Poses set since
+ * the last update are not seen. Runs on the calling thread with scratch owned by the
+ * world: must not overlap other calls on the same world. Errors: INVALID_ARGUMENT,
  * STALE_ID, SAME_BODY, OUT_OF_MEMORY. */
 COL_API col_status col_query_interframe(const col_world *world, col_body_id a, col_body_id b,
                                         col_interframe_result *out);
 
 /* ---- distance and contacts (closest features: Lin & Canny 1991, Mirtich's V-Clip
- * 1998; docs/voronoi.md). They run on the calling thread with scratch owned by the
- * world: a call must not overlap other calls on the same world. ---- */
+ * 1998; docs/voronoi.md; spheres and capsules: docs/rounded.md). ---- */
 
-/* Hull features; the index numbers the shape's hull vertices (the order of
- * col_shape_get_vertices), edges or faces. */
+/* Features; for a hull piece the index numbers its vertices (the order of
+ * col_shape_get_vertices or the piece's col_hull_view), edges or faces; a sphere's centre
+ * is vertex 0, a capsule's core segment edge 0 with its ends vertices 0 (-z) and 1 (+z).
+ * NONE: not tracked (the hull side of a pair with a sphere or a capsule). */
 typedef enum col_feature_type {
     COL_FEATURE_VERTEX = 0,
     COL_FEATURE_EDGE,
-    COL_FEATURE_FACE
+    COL_FEATURE_FACE,
+    COL_FEATURE_NONE
 } col_feature_type;
 
 typedef struct col_feature {
@@ -67,11 +102,13 @@ typedef struct col_distance_input {
     col_transform pose_a, pose_b;
 } col_distance_input;
 
-/* Warm start for repeated queries on one pair, owned by the caller: zero it before the
- * first call, then pass it back each time. Plain values only (copy or drop it freely);
- * a cache filled for another pair of shapes is ignored. */
+/* Warm start for repeated queries on one pair of hulls, owned by the caller: zero it
+ * before the first call, then pass it back each time. Plain values only (copy or drop it
+ * freely); a cache filled for another pair of shapes is ignored. */
 typedef struct col_distance_cache {
-    col_shape_id shape_a, shape_b; /* the shapes it was filled for (zero: empty) */
+    col_shape_id shape_a, shape_b; /* the world shapes it was filled for (zero: empty) */
+    const col_geometry *geometry_a, *geometry_b; /* or the geometries (world-free calls);
+                                                    compared, never dereferenced */
     col_feature feature_a, feature_b;
     col_vec3 direction_a, direction_b; /* the centroids' direction in a's and in b's frame */
 } col_distance_cache;
@@ -83,6 +120,7 @@ typedef struct col_distance_output {
                                          common point of both bodies (PENETRATING; after
                                          a fallback only the centroids' midpoint) */
     col_feature feature_a, feature_b; /* the features holding point_a and point_b */
+    int piece_a, piece_b;             /* the pieces they are on (compounds; else 0) */
     int steps;                        /* feature-walk steps (1: the cached pair held) */
     int fallbacks;                    /* exact fallbacks taken (rare; see docs) */
 } col_distance_output;
@@ -117,13 +155,15 @@ typedef struct col_contact_output {
     double separation;  /* distance (>= 0), or minus the penetration depth along normal */
     int point_count;    /* 0 when SEPARATED by more than the margin */
     col_contact_point points[COL_MAX_CONTACT_POINTS];
+    int piece_a, piece_b; /* the pieces in contact (compounds: the deepest pair; else 0) */
     int steps, fallbacks; /* as in col_distance_output */
 } col_contact_output;
 
 /* Contact normal, separation and up to COL_MAX_CONTACT_POINTS points for touching,
- * overlapping or nearly touching shapes (face contacts are clipped polygons; others one
- * point). cache may be NULL. Errors: as col_distance, and INVALID_ARGUMENT for a
- * negative or non-finite margin. */
+ * overlapping or nearly touching shapes (hull face contacts are clipped polygons; a
+ * capsule lying along the other shape gives its two ends; others one point; a compound
+ * pair: the piece pair of least separation). cache may be NULL. Errors: as col_distance,
+ * and INVALID_ARGUMENT for a negative or non-finite margin. */
 COL_API col_status col_contact(const col_world *world, const col_contact_input *input,
                                col_distance_cache *cache, col_contact_output *out);
 
@@ -131,6 +171,16 @@ COL_API col_status col_contact(const col_world *world, const col_contact_input *
  * INVALID_ARGUMENT for a negative or non-finite margin. */
 COL_API col_status col_body_contact(const col_world *world, col_body_id a, col_body_id b, double margin,
                                     col_distance_cache *cache, col_contact_output *out);
+
+/* The world-free forms of col_distance and col_contact: geometries at poses (quaternions
+ * unit within 1e-6), the caller's cache (may be NULL) and scratch. Errors: INVALID_ARGUMENT,
+ * NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY; on error *out is zeroed. */
+COL_API col_status col_geometry_distance(const col_geometry *a, col_transform pose_a, const col_geometry *b,
+                                         col_transform pose_b, col_distance_cache *cache,
+                                         col_query_scratch *scratch, col_distance_output *out);
+COL_API col_status col_geometry_contact(const col_geometry *a, col_transform pose_a, const col_geometry *b,
+                                        col_transform pose_b, double margin, col_distance_cache *cache,
+                                        col_query_scratch *scratch, col_contact_output *out);
 
 #ifdef __cplusplus
 }

@@ -199,17 +199,6 @@ typedef struct col_counters {
                                 thread for a while (docs/threads.md, "A busy core") */
 } col_counters;
 
-/* Facts about a convex shape (its hull), in the shape's local frame. */
-typedef struct col_shape_info {
-    int vertex_count;        /* hull vertices (interior and duplicate input points dropped) */
-    int face_count;          /* hull faces (coplanar triangles merged into polygons) */
-    int edge_count;
-    col_vec3 centroid;       /* volume centroid */
-    double volume;
-    double radius;           /* largest distance of a hull vertex from the local origin */
-    col_vec3 aabb_min, aabb_max;
-    int body_count;          /* bodies currently using the shape */
-} col_shape_info;
 
 #ifdef __cplusplus
 }

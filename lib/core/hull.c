@@ -699,6 +699,26 @@ void col_hull_free(struct col_alloc *alloc, col_hull *hull)
     memset(hull, 0, sizeof *hull);
 }
 
+col_status col_hull_copy(struct col_alloc *alloc, const col_hull *src, col_hull *out)
+{
+    memset(out, 0, sizeof *out);
+    char *block = col_alloc_bytes(alloc, src->block_size);
+    if (block == NULL) return COL_ERR_OUT_OF_MEMORY;
+    memcpy(block, src->block, src->block_size);
+    *out = *src;
+    /* The arrays keep their offsets in the block (hull_layout). */
+    out->vertices = (col_vec3 *)(block + ((const char *)src->vertices - (const char *)src->block));
+    out->planes = (col_plane *)(block + ((const char *)src->planes - (const char *)src->block));
+    out->face_first = (int *)(block + ((const char *)src->face_first - (const char *)src->block));
+    out->face_verts = (int *)(block + ((const char *)src->face_verts - (const char *)src->block));
+    out->edge_verts = (int *)(block + ((const char *)src->edge_verts - (const char *)src->block));
+    out->edge_faces = (int *)(block + ((const char *)src->edge_faces - (const char *)src->block));
+    out->adj_first = (int *)(block + ((const char *)src->adj_first - (const char *)src->block));
+    out->adj = (int *)(block + ((const char *)src->adj - (const char *)src->block));
+    out->block = block;
+    return COL_OK;
+}
+
 int col_hull_support_scan(const col_hull *hull, col_vec3 d)
 {
     if (hull == NULL || hull->vertex_count <= 0) return -1;

@@ -77,6 +77,10 @@ void col_hull_box_at(const col_hull *hull, const col_xform *xf, col_vec3 *min, c
 /* Frees the arrays of a built hull and zeroes it. */
 void col_hull_free(struct col_alloc *alloc, col_hull *hull);
 
+/* A deep copy of a built hull (one block, same layout) from alloc. Errors: OUT_OF_MEMORY
+ * (then *out is zeroed). */
+col_status col_hull_copy(struct col_alloc *alloc, const col_hull *src, col_hull *out);
+
 /* Index of a vertex maximising d . v, by a linear scan (ties: lowest index). */
 int col_hull_support_scan(const col_hull *hull, col_vec3 d);
 

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/* World-free shapes (include/colibri/shape.h): validation, the allocator a geometry
+ * keeps, and the backends' per-shape data of its hull pieces. The model itself is
+ * lib/core/geometry.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "colibri/shape.h"
+#include "lib/core/geometry.h"
+#include "lib/geometry_data.h"
+#include "lib/world.h"
+
+static col_status fail(col_error *error, col_status st, const char *what, const char *msg)
+{
+    if (error != NULL) snprintf(error->message, sizeof error->message, "%s: %s", what, msg[0] ? msg : col_status_string(st));
+    return st;
+}
+
+/* Moves a freshly built geometry onto its own allocator record and builds the data of
+ * every backend that keeps per-shape data. */
+static col_status adopt(col_alloc *tmp, col_geometry *g, col_geometry **out, col_error *error, const char *what)
+{
+    g->own = *tmp;
+    g->alloc = &g->own;
+    if (col_geometry_data_build(g, NULL) != COL_OK) {
+        col_geom_free(g);
+        return fail(error, COL_ERR_OUT_OF_MEMORY, what, "out of memory");
+    }
+    *out = g;
+    if (error != NULL) error->message[0] = '\0';
+    return COL_OK;
+}
+
+col_status col_geometry_create_hull(const col_allocator *allocator, const col_vec3 *points, int count,
+                                    col_geometry **out, col_error *error)
+{
+    const char *what = "col_geometry_create_hull";
+    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    *out = NULL;
+    if (points == NULL || count < 0) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "points NULL or count < 0");
+    col_alloc a;
+    col_alloc_init(&a, allocator);
+    char msg[200] = "";
+    col_geometry *g;
+    col_status st = col_geom_hull(&a, points, count, &g, msg, sizeof msg);
+    if (st != COL_OK) return fail(error, st, what, msg);
+    return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_create_box(const col_allocator *allocator, col_vec3 h, col_geometry **out, col_error *error)
+{
+    const char *what = "col_geometry_create_box";
+    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    *out = NULL;
+    if (!(isfinite(h.x) && isfinite(h.y) && isfinite(h.z) && h.x > 0 && h.y > 0 && h.z > 0)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "half extents (%g, %g, %g): each must be a finite number > 0", h.x, h.y, h.z);
+        return fail(error, COL_ERR_INVALID_ARGUMENT, what, msg);
+    }
+    col_vec3 c[8];
+    for (int i = 0; i < 8; i++) c[i] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    return col_geometry_create_hull(allocator, c, 8, out, error);
+}
+
+col_status col_geometry_create_sphere(const col_allocator *allocator, double radius, col_geometry **out,
+                                      col_error *error)
+{
+    const char *what = "col_geometry_create_sphere";
+    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    col_alloc a;
+    col_alloc_init(&a, allocator);
+    char msg[200] = "";
+    col_geometry *g;
+    col_status st = col_geom_sphere(&a, radius, &g, msg, sizeof msg);
+    if (st != COL_OK) return fail(error, st, what, msg);
+    return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_create_capsule(const col_allocator *allocator, double half_height, double radius,
+                                       col_geometry **out, col_error *error)
+{
+    const char *what = "col_geometry_create_capsule";
+    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    col_alloc a;
+    col_alloc_init(&a, allocator);
+    char msg[200] = "";
+    col_geometry *g;
+    col_status st = col_geom_capsule(&a, half_height, radius, &g, msg, sizeof msg);
+    if (st != COL_OK) return fail(error, st, what, msg);
+    return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_create_compound(const col_allocator *allocator, const col_geometry_child *children,
+                                        int count, col_geometry **out, col_error *error)
+{
+    const char *what = "col_geometry_create_compound";
+    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    *out = NULL;
+    if (children == NULL || count < 1 || count > COL_MAX_COMPOUND_PIECES)
+        return fail(error, COL_ERR_INVALID_ARGUMENT, what, "children NULL, or count not in 1 .. COL_MAX_COMPOUND_PIECES");
+    col_alloc a;
+    col_alloc_init(&a, allocator);
+    const col_geometry **kids = col_alloc_bytes(&a, (size_t)count * sizeof *kids);
+    col_transform *poses = col_alloc_bytes(&a, (size_t)count * sizeof *poses);
+    col_status st = kids == NULL || poses == NULL ? COL_ERR_OUT_OF_MEMORY : COL_OK;
+    char msg[200] = "";
+    for (int i = 0; i < count && st == COL_OK; i++) {
+        kids[i] = children[i].geometry;
+        if (kids[i] == NULL) {
+            snprintf(msg, sizeof msg, "child %d has no geometry", i);
+            st = COL_ERR_INVALID_ARGUMENT;
+        } else if ((st = col_pose_normalize(1e-6, children[i].pose, &poses[i])) != COL_OK) {
+            snprintf(msg, sizeof msg, "child %d: pose %s", i, col_status_string(st));
+        }
+    }
+    col_geometry *g = NULL;
+    if (st == COL_OK) st = col_geom_compound(&a, kids, poses, count, &g, msg, sizeof msg);
+    col_free_bytes(&a, kids, (size_t)count * sizeof *kids);
+    col_free_bytes(&a, poses, (size_t)count * sizeof *poses);
+    if (st != COL_OK) return fail(error, st, what, msg);
+    return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_clone(const col_allocator *allocator, const col_geometry *geometry, col_geometry **out,
+                              col_error *error)
+{
+    const char *what = "col_geometry_clone";
+    if (out == NULL || geometry == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL argument");
+    col_alloc a;
+    col_alloc_init(&a, allocator);
+    col_geometry *g;
+    col_status st = col_geom_clone(&a, geometry, &g);
+    if (st != COL_OK) return fail(error, st, what, "out of memory");
+    return adopt(&a, g, out, error, what);
+}
+
+void col_geometry_destroy(col_geometry *geometry)
+{
+    col_geom_free(geometry);
+}
+
+col_status col_geometry_get_info(const col_geometry *g, col_shape_info *out)
+{
+    if (g == NULL || out == NULL) return COL_ERR_INVALID_ARGUMENT;
+    memset(out, 0, sizeof *out);
+    out->kind = g->kind;
+    out->child_count = g->piece_count;
+    const col_piece *p = &g->pieces[0];
+    if (g->kind == COL_SHAPE_HULL) {
+        out->vertex_count = p->hull.vertex_count;
+        out->face_count = p->hull.face_count;
+        out->edge_count = p->hull.edge_count;
+    } else if (g->kind != COL_SHAPE_COMPOUND) {
+        out->sphere_radius = p->radius;
+        out->half_height = p->half_height;
+    }
+    out->centroid = g->centroid;
+    out->volume = g->volume;
+    out->radius = g->radius;
+    out->aabb_min = g->box_min;
+    out->aabb_max = g->box_max;
+    return COL_OK;
+}
+
+col_status col_geometry_get_piece(const col_geometry *g, int index, col_piece_info *out)
+{
+    if (g == NULL || out == NULL || index < 0 || index >= g->piece_count) return COL_ERR_INVALID_ARGUMENT;
+    const col_piece *p = &g->pieces[index];
+    memset(out, 0, sizeof *out);
+    out->kind = p->kind;
+    out->pose = p->pose;
+    out->core[0] = p->ends[0];
+    out->core[1] = p->ends[1];
+    out->sphere_radius = p->radius;
+    out->half_height = p->half_height;
+    if (p->kind == COL_SHAPE_HULL) {
+        out->hull.vertex_count = p->hull.vertex_count;
+        out->hull.vertices = p->hull.vertices;
+        out->hull.face_count = p->hull.face_count;
+        out->hull.face_first = p->hull.face_first;
+        out->hull.face_vertices = p->hull.face_verts;
+        out->hull.edge_count = p->hull.edge_count;
+        out->hull.edge_vertices = p->hull.edge_verts;
+    }
+    return COL_OK;
+}

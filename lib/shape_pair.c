@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: MIT */
+/* The narrow phase of two shapes of any kind (lib/shape_pair.h). */
+#include "lib/shape_pair.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "lib/geometry_data.h"
+
+col_np_counts col_geometry_counts(const col_geometry *g)
+{
+    col_np_counts m = {0, 0, 0};
+    for (int i = 0; i < g->piece_count; i++)
+        if (g->pieces[i].kind == COL_SHAPE_HULL) m = col_np_counts_max(m, col_np_counts_of(&g->pieces[i].hull));
+    return m;
+}
+
+/* A certified gap between two disjoint boxes (each holds its piece): the largest
+ * separation along a coordinate axis, less the rounding of that one subtraction. Sets
+ * *axis. 0 if the boxes overlap. */
+static double box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax, col_vec3 *axis)
+{
+    const double lo_a[3] = {amin.x, amin.y, amin.z}, hi_a[3] = {amax.x, amax.y, amax.z};
+    const double lo_b[3] = {bmin.x, bmin.y, bmin.z}, hi_b[3] = {bmax.x, bmax.y, bmax.z};
+    double best = 0.0;
+    for (int k = 0; k < 3; k++) {
+        double up = lo_b[k] - hi_a[k], down = lo_a[k] - hi_b[k];
+        double g = fmax(up, down);
+        g -= DBL_EPSILON * (fabs(lo_b[k]) + fabs(hi_a[k]) + fabs(lo_a[k]) + fabs(hi_b[k]));
+        if (g > best) {
+            best = g;
+            double s = up >= down ? 1.0 : -1.0;
+            *axis = col_v3(k == 0 ? s : 0.0, k == 1 ? s : 0.0, k == 2 ? s : 0.0);
+        }
+    }
+    return best;
+}
+
+/* One piece pair: a hull pair to the backend, any other to the core+radius path. */
+static void piece_query(const col_np_backend *be, void *cache, const col_piece *pa, const col_xform *xa,
+                        const col_piece *pb, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+{
+    if (pa->kind == COL_SHAPE_HULL && pb->kind == COL_SHAPE_HULL) {
+        col_np_query(be, cache, &pa->hull, col_piece_data(pa, be), xa, &pb->hull, col_piece_data(pb, be), xb, scratch,
+                     out);
+        return;
+    }
+    col_core ca = col_piece_core(pa), cb = col_piece_core(pb);
+    col_rounded_query(&ca, xa, &cb, xb, out);
+}
+
+void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geometry *a, const col_xform *xa,
+                          const col_geometry *b, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
+{
+    if (a->piece_count == 1 && b->piece_count == 1) {
+        piece_query(be, cache, &a->pieces[0], xa, &b->pieces[0], xb, scratch, out);
+        return;
+    }
+    /* Compounds: the pieces' boxes at the poses first (a chair's legs rarely all touch),
+     * then the piece pairs whose boxes meet, until one collides. */
+    col_np_result best = {0};
+    best.gap = INFINITY;
+    best.axis = col_v3(1, 0, 0);
+    int iterations = 0, fallbacks = 0;
+    for (int i = 0; i < a->piece_count; i++) {
+        col_vec3 amin, amax;
+        col_piece_box_at(&a->pieces[i], xa, &amin, &amax);
+        for (int j = 0; j < b->piece_count; j++) {
+            col_vec3 bmin, bmax, axis = col_v3(1, 0, 0);
+            col_piece_box_at(&b->pieces[j], xb, &bmin, &bmax);
+            col_np_result r = {0};
+            double g = box_gap(amin, amax, bmin, bmax, &axis);
+            if (g > 0.0) {
+                r.gap = g;
+                r.axis = axis;
+            } else {
+                piece_query(be, NULL, &a->pieces[i], xa, &b->pieces[j], xb, scratch, &r);
+                iterations += r.iterations;
+                fallbacks += r.fallbacks;
+                if (r.colliding) {
+                    *out = r;
+                    out->iterations = iterations;
+                    out->fallbacks = fallbacks;
+                    return;
+                }
+            }
+            if (r.gap < best.gap) best = r;
+        }
+    }
+    *out = best;
+    out->colliding = false;
+    out->iterations = iterations;
+    out->fallbacks = fallbacks;
+}

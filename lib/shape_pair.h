@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* The narrow phase of two shapes of any kind (lib/core/geometry.h): a hull pair goes to
+ * the chosen backend with the pair's cache; a pair with a sphere or a capsule goes to the
+ * shared exact core+radius path (narrowphase/rounded.h, docs/rounded.md) for every
+ * backend; a compound pair is decided piece pair by piece pair, the pieces' boxes first.
+ * Used by the frame's pair loop (lib/frame.c) and the world-free queries (lib/query.c). */
+#ifndef COLIBRI_LIB_SHAPE_PAIR_H
+#define COLIBRI_LIB_SHAPE_PAIR_H
+
+#include "lib/core/geometry.h"
+#include "narrowphase/backend.h"
+#include "narrowphase/rounded.h"
+
+/* The piece as a core and a radius. */
+static inline col_core col_piece_core(const col_piece *p)
+{
+    col_core c;
+    c.points = col_piece_points(p, &c.count);
+    c.hull = p->kind == COL_SHAPE_HULL ? &p->hull : NULL;
+    c.radius = p->radius;
+    return c;
+}
+
+/* The hull pieces' counts: what the backends' scratch is sized by (backend.h). */
+col_np_counts col_geometry_counts(const col_geometry *g);
+
+/* Decides geometries a and b at poses xa and xb with backend be (the cache is used only
+ * for a pair of single hulls, and may be NULL; scratch as be->scratch_need of the hull
+ * pieces' counts). Separated answers carry a certified gap, the smallest over the piece
+ * pairs (each piece pair's gap, or its boxes' gap), so the schedule may sleep on it. */
+void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geometry *a, const col_xform *xa,
+                          const col_geometry *b, const col_xform *xb, col_np_scratch *scratch, col_np_result *out);
+
+#endif
