@@ -68,6 +68,7 @@ col_status col_geometry_create_sphere(const col_allocator *allocator, double rad
 {
     const char *what = "col_geometry_create_sphere";
     if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    *out = NULL;
     col_alloc a;
     col_alloc_init(&a, allocator);
     char msg[200] = "";
@@ -82,6 +83,7 @@ col_status col_geometry_create_capsule(const col_allocator *allocator, double ha
 {
     const char *what = "col_geometry_create_capsule";
     if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    *out = NULL;
     col_alloc a;
     col_alloc_init(&a, allocator);
     char msg[200] = "";
