@@ -17,6 +17,20 @@ static col_status fail(col_error *error, col_status st, const char *what, const 
     return st;
 }
 
+/* The start of every creating call: *out nulled, and an allocator that sets both hooks
+ * or neither (one hook alone would pair the app's alloc with another free, or silently
+ * ignore the app's hooks; col_world_create refuses it too). */
+static col_status begin(const col_allocator *allocator, col_geometry **out, col_error *error, const char *what,
+                        col_alloc *a)
+{
+    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
+    *out = NULL;
+    if (allocator != NULL && (allocator->alloc == NULL) != (allocator->free == NULL))
+        return fail(error, COL_ERR_INVALID_ARGUMENT, what, "allocator with one hook: set both alloc and free, or neither");
+    col_alloc_init(a, allocator);
+    return COL_OK;
+}
+
 /* Moves a freshly built geometry onto its own allocator record and builds the data of
  * every backend that keeps per-shape data. */
 static col_status adopt(col_alloc *tmp, col_geometry *g, col_geometry **out, col_error *error, const char *what)
@@ -36,14 +50,13 @@ col_status col_geometry_create_hull(const col_allocator *allocator, const col_ve
                                     col_geometry **out, col_error *error)
 {
     const char *what = "col_geometry_create_hull";
-    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
-    *out = NULL;
-    if (points == NULL || count < 0) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "points NULL or count < 0");
     col_alloc a;
-    col_alloc_init(&a, allocator);
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
+    if (points == NULL || count < 0) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "points NULL or count < 0");
     char msg[200] = "";
     col_geometry *g;
-    col_status st = col_geom_hull(&a, points, count, &g, msg, sizeof msg);
+    st = col_geom_hull(&a, points, count, &g, msg, sizeof msg);
     if (st != COL_OK) return fail(error, st, what, msg);
     return adopt(&a, g, out, error, what);
 }
@@ -51,8 +64,9 @@ col_status col_geometry_create_hull(const col_allocator *allocator, const col_ve
 col_status col_geometry_create_box(const col_allocator *allocator, col_vec3 h, col_geometry **out, col_error *error)
 {
     const char *what = "col_geometry_create_box";
-    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
-    *out = NULL;
+    col_alloc a;
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
     if (!(isfinite(h.x) && isfinite(h.y) && isfinite(h.z) && h.x > 0 && h.y > 0 && h.z > 0)) {
         char msg[160];
         snprintf(msg, sizeof msg, "half extents (%g, %g, %g): each must be a finite number > 0", h.x, h.y, h.z);
@@ -67,13 +81,12 @@ col_status col_geometry_create_sphere(const col_allocator *allocator, double rad
                                       col_error *error)
 {
     const char *what = "col_geometry_create_sphere";
-    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
-    *out = NULL;
     col_alloc a;
-    col_alloc_init(&a, allocator);
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
     char msg[200] = "";
     col_geometry *g;
-    col_status st = col_geom_sphere(&a, radius, &g, msg, sizeof msg);
+    st = col_geom_sphere(&a, radius, &g, msg, sizeof msg);
     if (st != COL_OK) return fail(error, st, what, msg);
     return adopt(&a, g, out, error, what);
 }
@@ -82,13 +95,12 @@ col_status col_geometry_create_capsule(const col_allocator *allocator, double ha
                                        col_geometry **out, col_error *error)
 {
     const char *what = "col_geometry_create_capsule";
-    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
-    *out = NULL;
     col_alloc a;
-    col_alloc_init(&a, allocator);
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
     char msg[200] = "";
     col_geometry *g;
-    col_status st = col_geom_capsule(&a, half_height, radius, &g, msg, sizeof msg);
+    st = col_geom_capsule(&a, half_height, radius, &g, msg, sizeof msg);
     if (st != COL_OK) return fail(error, st, what, msg);
     return adopt(&a, g, out, error, what);
 }
@@ -97,15 +109,15 @@ col_status col_geometry_create_compound(const col_allocator *allocator, const co
                                         int count, col_geometry **out, col_error *error)
 {
     const char *what = "col_geometry_create_compound";
-    if (out == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL out");
-    *out = NULL;
-    if (children == NULL || count < 1 || count > COL_MAX_COMPOUND_PIECES)
-        return fail(error, COL_ERR_INVALID_ARGUMENT, what, "children NULL, or count not in 1 .. COL_MAX_COMPOUND_PIECES");
     col_alloc a;
-    col_alloc_init(&a, allocator);
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
+    if (children == NULL || count < 1 || count > COL_MAX_COMPOUND_PIECES)
+        return fail(error, COL_ERR_INVALID_ARGUMENT, what,
+                    "children NULL, or count not in 1 .. COL_MAX_COMPOUND_PIECES (an empty compound)");
     const col_geometry **kids = col_alloc_bytes(&a, (size_t)count * sizeof *kids);
     col_transform *poses = col_alloc_bytes(&a, (size_t)count * sizeof *poses);
-    col_status st = kids == NULL || poses == NULL ? COL_ERR_OUT_OF_MEMORY : COL_OK;
+    st = kids == NULL || poses == NULL ? COL_ERR_OUT_OF_MEMORY : COL_OK;
     char msg[200] = "";
     for (int i = 0; i < count && st == COL_OK; i++) {
         kids[i] = children[i].geometry;
@@ -128,11 +140,12 @@ col_status col_geometry_clone(const col_allocator *allocator, const col_geometry
                               col_error *error)
 {
     const char *what = "col_geometry_clone";
-    if (out == NULL || geometry == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL argument");
     col_alloc a;
-    col_alloc_init(&a, allocator);
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
+    if (geometry == NULL) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "NULL geometry");
     col_geometry *g;
-    col_status st = col_geom_clone(&a, geometry, &g);
+    st = col_geom_clone(&a, geometry, &g);
     if (st != COL_OK) return fail(error, st, what, "out of memory");
     return adopt(&a, g, out, error, what);
 }

@@ -44,6 +44,9 @@ col_status col_query_scratch_fail(col_query_scratch *s, col_status st, const cha
 col_status col_query_scratch_create(const col_allocator *allocator, col_query_scratch **out)
 {
     if (out == NULL) return COL_ERR_INVALID_ARGUMENT;
+    *out = NULL;
+    /* Both hooks or neither, as col_world_create and the geometry builders ask. */
+    if (allocator != NULL && (allocator->alloc == NULL) != (allocator->free == NULL)) return COL_ERR_INVALID_ARGUMENT;
     col_alloc a;
     col_alloc_init(&a, allocator);
     col_query_scratch *s = col_alloc_bytes(&a, sizeof *s);

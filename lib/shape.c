@@ -49,9 +49,9 @@ static col_status adopt(col_world *world, col_geometry *g, col_shape_id *out, co
 /* The start of every creating call: arguments present, *out nulled. */
 static col_status begin(col_world *world, col_shape_id *out, const char *what)
 {
-    if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     col_shape_id none = {0, 0, 0};
-    *out = none;
+    if (out != NULL) *out = none; /* before anything can fail, the world being NULL included */
+    if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
     return COL_OK;
 }
 

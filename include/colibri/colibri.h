@@ -79,7 +79,9 @@ COL_API col_status col_shape_create_convex(col_world *world, const col_vec3 *poi
 COL_API col_status col_shape_create(col_world *world, const col_geometry *geometry, col_shape_id *out);
 
 /* The box [-h.x, h.x] x [-h.y, h.y] x [-h.z, h.z] (a hull of its 8 corners); each half
- * extent finite and > 0. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY, CAPACITY. */
+ * extent finite and > 0. Errors: INVALID_ARGUMENT, NOT_FINITE (beyond COL_MAX_COORD),
+ * DEGENERATE_SHAPE (a volume below DBL_MIN, or flat to the hull builder's precision),
+ * OUT_OF_MEMORY, CAPACITY. */
 COL_API col_status col_shape_create_box(col_world *world, col_vec3 half_extents, col_shape_id *out);
 
 /* The ball of radius (length units, finite, > 0) about the local origin. Errors:

@@ -34,7 +34,8 @@ typedef struct col_world col_world;
  * of the last failed call made with it. */
 typedef struct col_query_scratch col_query_scratch;
 
-/* allocator NULL: malloc/free. Errors: INVALID_ARGUMENT, OUT_OF_MEMORY. */
+/* allocator NULL (or both hooks NULL): malloc/free. *out is NULL on error. Errors:
+ * INVALID_ARGUMENT (out NULL, an allocator with only one hook), OUT_OF_MEMORY. */
 COL_API col_status col_query_scratch_create(const col_allocator *allocator, col_query_scratch **out);
 /* NULL is ignored. */
 COL_API void col_query_scratch_destroy(col_query_scratch *scratch);

@@ -46,7 +46,9 @@ typedef struct col_error {
 /* Builds the convex hull of count points (local frame, length units); interior and
  * duplicate points are dropped, the points are copied. *out receives the new geometry
  * (NULL on error), owned by the caller (col_geometry_destroy). allocator and error may
- * be NULL (malloc/free; no message). Errors: INVALID_ARGUMENT, NOT_FINITE,
+ * be NULL (malloc/free; no message); an allocator sets both hooks or neither (neither:
+ * malloc/free). The same holds for every call below that makes a geometry. Errors:
+ * INVALID_ARGUMENT (also: an allocator with one hook), NOT_FINITE,
  * TOO_FEW_POINTS, DEGENERATE_SHAPE (zero volume), HULL_FAILED, OUT_OF_MEMORY. */
 COL_API col_status col_geometry_create_hull(const col_allocator *allocator, const col_vec3 *points, int count,
                                             col_geometry **out, col_error *error);
@@ -77,7 +79,7 @@ typedef struct col_geometry_child {
 /* A compound of count >= 1 children (at most COL_MAX_COMPOUND_PIECES pieces in all; a
  * compound child adds its own pieces). The children are copied and may be destroyed
  * afterwards. Errors: INVALID_ARGUMENT (NULL, count < 1, a NULL child, too many pieces),
- * NOT_FINITE, BAD_QUATERNION, DEGENERATE_SHAPE (a child hull flattened by its pose),
+ * NOT_FINITE (also: a piece the pose puts beyond COL_MAX_COORD), BAD_QUATERNION, DEGENERATE_SHAPE (a child hull flattened by its pose),
  * OUT_OF_MEMORY. */
 #define COL_MAX_COMPOUND_PIECES 4096
 COL_API col_status col_geometry_create_compound(const col_allocator *allocator, const col_geometry_child *children,

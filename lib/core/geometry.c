@@ -60,26 +60,44 @@ static void piece_finish(col_piece *p)
     p->bound_radius = (far + r) * (1.0 + 4.0 * DBL_EPSILON);
 }
 
-static double piece_volume(const col_piece *p, col_vec3 *centroid)
+/* The piece's volume with its lengths scaled by 2^-e (e = 0: the volume; hull pieces are
+ * only asked with e = 0), and its centroid. A scaled core length is capped at 1e250 so
+ * that volume times centroid stays finite (it only weighs pieces far smaller than it). */
+static double piece_volume(const col_piece *p, int e, col_vec3 *centroid)
 {
+    double r = ldexp(p->radius, -e);
     switch (p->kind) {
     case COL_SHAPE_HULL:
         *centroid = p->hull.centroid;
         return p->hull.volume;
     case COL_SHAPE_SPHERE:
         *centroid = p->ends[0];
-        return 4.0 / 3.0 * COL_PI * p->radius * p->radius * p->radius;
+        return 4.0 / 3.0 * COL_PI * r * r * r;
     default:
         *centroid = col_scale(col_add(p->ends[0], p->ends[1]), 0.5);
-        return COL_PI * p->radius * p->radius * (4.0 / 3.0 * p->radius + col_len(col_sub(p->ends[1], p->ends[0])));
+        return COL_PI * r * r * (4.0 / 3.0 * r + fmin(ldexp(col_len(col_sub(p->ends[1], p->ends[0])), -e), 1e250));
     }
+}
+
+/* The volume-weighted mean of the pieces' centroids, the volumes taken with lengths
+ * scaled by 2^-e; *volume gets the sum. */
+static col_vec3 pieces_centroid(const col_geometry *g, int e, double *volume)
+{
+    double vol = 0.0;
+    col_vec3 mom = col_v3(0, 0, 0);
+    for (int i = 0; i < g->piece_count; i++) {
+        col_vec3 c;
+        double v = piece_volume(&g->pieces[i], e, &c);
+        vol += v;
+        mom = col_add(mom, col_scale(c, v));
+    }
+    *volume = vol;
+    return vol > 0.0 ? col_scale(mom, 1.0 / vol) : g->pieces[0].box_min;
 }
 
 /* The geometry's box, radius, volume and centroid from its pieces. */
 static void geom_finish(col_geometry *g)
 {
-    double vol = 0.0;
-    col_vec3 mom = col_v3(0, 0, 0);
     for (int i = 0; i < g->piece_count; i++) {
         col_piece *p = &g->pieces[i];
         if (i == 0) {
@@ -93,13 +111,19 @@ static void geom_finish(col_geometry *g)
                                 fmax(g->box_max.z, p->box_max.z));
             g->radius = fmax(g->radius, p->bound_radius);
         }
-        col_vec3 c;
-        double v = piece_volume(p, &c);
-        vol += v;
-        mom = col_add(mom, col_scale(c, v));
     }
-    g->volume = vol;
-    g->centroid = vol > 0.0 ? col_scale(mom, 1.0 / vol) : g->pieces[0].box_min;
+    g->centroid = pieces_centroid(g, 0, &g->volume);
+    /* The volume of a sphere or capsule of radius below about 1e-108 underflows to zero
+     * (hulls that small are refused: their volume must reach DBL_MIN). When every piece
+     * is such, the centroid weighs them by their volumes in units of the largest radius
+     * (a power of two: exact scaling), not by zeros. */
+    if (g->volume == 0.0) {
+        double rmax = 0.0, unused;
+        for (int i = 0; i < g->piece_count; i++) rmax = fmax(rmax, g->pieces[i].radius);
+        int e;
+        frexp(rmax, &e);
+        g->centroid = pieces_centroid(g, e, &unused);
+    }
 }
 
 static bool size_ok(double x) { return isfinite(x) && x > 0.0; }
@@ -203,11 +227,17 @@ static col_status place_piece(col_alloc *alloc, const col_piece *src, const col_
     dst->pose = pose;
     if (src->kind != COL_SHAPE_HULL) {
         for (int k = 0; k < 2; k++) dst->ends[k] = xf != NULL ? col_xform_point(xf, src->ends[k]) : src->ends[k];
-        if (!col_vec3_is_finite(dst->ends[0]) || !col_vec3_is_finite(dst->ends[1])) {
-            say(err, errlen, "a compound piece's pose puts it beyond the finite range");
+        piece_finish(dst);
+        /* The rule of a single sphere or capsule (its radius, or half height plus radius,
+         * within COL_MAX_COORD) and of a hull piece (every point within it): the whole
+         * piece, radius included, stays within COL_MAX_COORD of the compound's origin. */
+        if (!(col_vec3_is_finite(dst->box_min) && col_vec3_is_finite(dst->box_max) &&
+              col_max_abs(dst->box_min) <= COL_MAX_COORD && col_max_abs(dst->box_max) <= COL_MAX_COORD)) {
+            say(err, errlen, "a compound piece's pose puts it beyond COL_MAX_COORD %g (box %g .. %g)", COL_MAX_COORD,
+                fmin(dst->box_min.x, fmin(dst->box_min.y, dst->box_min.z)),
+                fmax(dst->box_max.x, fmax(dst->box_max.y, dst->box_max.z)));
             return COL_ERR_NOT_FINITE;
         }
-        piece_finish(dst);
         return COL_OK;
     }
     int n = src->hull.vertex_count;
@@ -255,8 +285,14 @@ col_status col_geom_compound(col_alloc *alloc, const col_geometry *const *childr
             const col_piece *src = &children[i]->pieces[j];
             col_status st = place_piece(g->alloc, src, &xf, compose(poses[i], src->pose), &g->pieces[k], err, errlen);
             if (st != COL_OK) {
-                if (st == COL_ERR_DEGENERATE_SHAPE || st == COL_ERR_TOO_FEW_POINTS)
+                if (st == COL_ERR_DEGENERATE_SHAPE || st == COL_ERR_TOO_FEW_POINTS) {
                     say(err, errlen, "child %d: its hull lost its volume at its pose (rounding)", i);
+                    st = COL_ERR_DEGENERATE_SHAPE; /* shape.h's status for it, however few points stay */
+                } else if (errlen > 0) {
+                    char why[160];
+                    snprintf(why, sizeof why, "%s", err);
+                    say(err, errlen, "child %d: %s", i, why);
+                }
                 col_geom_free(g); /* the pieces not placed are zero: nothing to free */
                 return st;
             }
