@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "colibri/colibri.h"
+#include "lib/query_scratch.h"
 #include "lib/world.h"
 #include "tests/test_util.h"
 
@@ -36,6 +37,7 @@ typedef struct fx {
     col_world *w;                 /* the world under test (2 workers, counting allocator) */
     col_world *other;             /* a second world, for foreign ids */
     col_shape_id box, blob, spare; /* live shapes: the bodies use box and blob */
+    col_shape_id ball, pill, combo; /* a sphere, a capsule and a compound (box and ball): no body */
     col_body_id a, b, st, d;      /* a and b overlap; st is static, far away; d reuses a slot */
     col_body_id bad_body[MAX_BAD];
     const char *bad_body_name[MAX_BAD];
@@ -44,6 +46,12 @@ typedef struct fx {
     const char *bad_shape_name[MAX_BAD];
     int nbad_shape;
     uint64_t hash;                /* the world's hash as it must be now */
+    /* the world-free calls: their allocator, geometries of each kind, a scratch, a message */
+    counting_alloc gca;
+    col_allocator gh;
+    col_geometry *gbox, *gball, *gpill, *gcombo;
+    col_query_scratch *scratch;
+    col_error err;
 } fx;
 
 static col_transform at(double x, double y, double z)
@@ -127,6 +135,10 @@ static void fx_setup(fx *f)
     col_shape_id gone_reused = make_box(w, 0.5, 0.5, 0.5);
     assert_int_equal(col_shape_destroy(w, gone_reused), COL_OK);
     f->spare = make_box(w, 0.25, 0.5, 1); /* slot 3 again, next generation */
+    assert_int_equal(col_shape_create_sphere(w, 0.5, &f->ball), COL_OK);
+    assert_int_equal(col_shape_create_capsule(w, 0.5, 0.25, &f->pill), COL_OK);
+    col_compound_child kids[2] = {{f->box, at(-1.5, 0, 0)}, {f->ball, at(1, 0, 0)}};
+    assert_int_equal(col_shape_create_compound(w, kids, 2, &f->combo), COL_OK);
     col_shape_id gone = make_box(w, 3, 3, 3);
     assert_int_equal(col_shape_destroy(w, gone), COL_OK);
 
@@ -175,6 +187,14 @@ static void fx_setup(fx *f)
     add_bad_shape(f, "foreign: another world's shape in the same slot", other_box);
     add_bad_shape(f, "wrong kind: a body id's fields", body_as_shape);
     f->hash = col_world_hash(w);
+
+    f->gh = counting_hooks(&f->gca);
+    assert_int_equal(col_geometry_create_box(&f->gh, col_vec3_make(1, 1, 1), &f->gbox, NULL), COL_OK);
+    assert_int_equal(col_geometry_create_sphere(&f->gh, 0.5, &f->gball, NULL), COL_OK);
+    assert_int_equal(col_geometry_create_capsule(&f->gh, 0.5, 0.25, &f->gpill, NULL), COL_OK);
+    col_geometry_child gkids[2] = {{f->gbox, at(-1.5, 0, 0)}, {f->gball, at(1, 0, 0)}};
+    assert_int_equal(col_geometry_create_compound(&f->gh, gkids, 2, &f->gcombo, NULL), COL_OK);
+    assert_int_equal(col_query_scratch_create(&f->gh, &f->scratch), COL_OK);
 }
 
 /* The world still works and holds what it must; nothing leaked through its allocator. */
@@ -185,6 +205,13 @@ static void fx_teardown(fx *f)
     col_world_destroy(f->w);
     col_world_destroy(f->other);
     assert_int_equal(f->ca.allocs, f->ca.frees);
+    col_geometry_destroy(f->gbox);
+    col_geometry_destroy(f->gball);
+    col_geometry_destroy(f->gpill);
+    col_geometry_destroy(f->gcombo);
+    col_query_scratch_destroy(f->scratch);
+    if (f->gca.allocs != f->gca.frees)
+        fail_msg("the world-free calls leaked %ld blocks", f->gca.allocs - f->gca.frees);
 }
 
 /* ---- checks ---- */
@@ -237,6 +264,66 @@ static col_status expect_one_of(fx *f, col_status got, const col_status *ok, int
         }
     fail_msg("line %d: %s returned %s", line, call, col_status_string(got));
     return got;
+}
+
+/* ---- checks of the world-free calls (shape.h, query.h) ---- */
+
+/* A world-free call's status: a failure leaves a message (msg: the col_error's or the
+ * scratch's, NULL when the call had nowhere to write one); the world is never touched. */
+static void free_status(fx *f, col_status want, col_status got, const char *msg, const char *call, int line)
+{
+    if (got != want)
+        fail_msg("line %d: %s returned %s, want %s (message: \"%s\")", line, call, col_status_string(got),
+                 col_status_string(want), msg != NULL ? msg : "");
+    if (want != COL_OK && msg != NULL && msg[0] == '\0') fail_msg("line %d: %s failed without a message", line, call);
+    if (col_world_hash(f->w) != f->hash) fail_msg("line %d: %s changed the world", line, call);
+}
+
+/* A call making a geometry into g (its call names &g and &f->err): g is set to garbage
+ * first and must be NULL after a failure; on success the geometry is destroyed. */
+#define GEXPECT(f, want, g, call)                                                                                      \
+    do {                                                                                                               \
+        (g) = (col_geometry *)(void *)&(f)->err;                                                                       \
+        (f)->err.message[0] = '\0';                                                                                    \
+        col_status st_ = (call);                                                                                       \
+        free_status((f), (want), st_, (f)->err.message, #call, __LINE__);                                              \
+        if (st_ != COL_OK && (g) != NULL) fail_msg("line %d: %s failed and left *out set", __LINE__, #call);           \
+        if (st_ == COL_OK) {                                                                                           \
+            assert_non_null(g);                                                                                        \
+            col_geometry_destroy(g);                                                                                   \
+            (g) = NULL;                                                                                                \
+        }                                                                                                              \
+    } while (0)
+/* The same, keeping the geometry (the case destroys it). */
+#define GMAKE(f, g, call)                                                                                              \
+    do {                                                                                                               \
+        (g) = NULL;                                                                                                    \
+        (f)->err.message[0] = '\0';                                                                                    \
+        free_status((f), COL_OK, (call), (f)->err.message, #call, __LINE__);                                           \
+        assert_non_null(g);                                                                                            \
+    } while (0)
+/* A query with the fixture's scratch: a failure leaves its message there. */
+#define QEXPECT(f, want, call)                                                                                         \
+    do {                                                                                                               \
+        (f)->scratch->message[0] = '\0';                                                                               \
+        free_status((f), (want), (call), col_query_scratch_last_error((f)->scratch), #call, __LINE__);                 \
+    } while (0)
+/* A query without a scratch (or a call without a message): the status only. */
+#define QEXPECT_NOMSG(f, want, call) free_status((f), (want), (call), NULL, #call, __LINE__)
+
+/* col_geometry_create_hull must answer the point set p as col_shape_create_convex did
+ * (want), with *out NULL and a message on failure. */
+static void hull_free_agrees(fx *f, const col_vec3 *p, int n, col_status want, int line)
+{
+    col_geometry *g = (col_geometry *)(void *)&f->err;
+    f->err.message[0] = '\0';
+    col_status got = col_geometry_create_hull(&f->gh, p, n, &g, &f->err);
+    if (got != want)
+        fail_msg("line %d: col_geometry_create_hull returned %s where col_shape_create_convex returned %s", line,
+                 col_status_string(got), col_status_string(want));
+    if (got != COL_OK && (g != NULL || f->err.message[0] == '\0'))
+        fail_msg("line %d: col_geometry_create_hull failed without a message or left *out set", line);
+    col_geometry_destroy(got == COL_OK ? g : NULL);
 }
 
 /* Every pair of live bodies ids[0..n) (not both static) against the reference query at
@@ -675,6 +762,7 @@ static void shape_refused_values(fx *f, const double *vals, int nv, col_status w
                 col_shape_id s = {7, 7, 7};
                 EXPECT(f, want, col_shape_create_convex(f->w, p, 5, &s));
                 assert_true(col_shape_id_is_null(s));
+                hull_free_agrees(f, p, 5, want, __LINE__);
             }
 }
 
@@ -700,6 +788,7 @@ static void shape_create_huge(fx *f)
         p[i] = col_vec3_make(i & 1 ? COL_MAX_COORD : -COL_MAX_COORD, i & 2 ? 1e15 : -1e15, i & 4 ? 1e15 : -1e15);
     col_shape_id s;
     EXPECT(f, COL_OK, col_shape_create_convex(f->w, p, 8, &s));
+    hull_free_agrees(f, p, 8, COL_OK, __LINE__);
     col_shape_info info;
     EXPECT(f, COL_OK, col_shape_get_info(f->w, s, &info));
     assert_int_equal(info.vertex_count, 8);
@@ -707,10 +796,12 @@ static void shape_create_huge(fx *f)
      * diameter): refused as coplanar rather than built wrong */
     for (int i = 0; i < 8; i++) p[i].z = i & 4 ? 1 : -1;
     EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_convex(f->w, p, 8, &s));
+    hull_free_agrees(f, p, 8, COL_ERR_DEGENERATE_SHAPE, __LINE__);
     /* a huge spread with tiny details: whatever the hull builder makes of it, a status */
     col_vec3 q[6] = {{-1e15, 0, 0}, {1e15, 0, 0}, {0, 1e15, 0}, {0, 0, 1e15}, {1e-15, 1e-15, 1e-15}, {0, 0, -1e-300}};
     const col_status ok[] = {COL_OK, COL_ERR_DEGENERATE_SHAPE, COL_ERR_HULL_FAILED};
-    expect_one_of(f, col_shape_create_convex(f->w, q, 6, &s), ok, 3, "col_shape_create_convex(spread)", __LINE__);
+    col_status got = expect_one_of(f, col_shape_create_convex(f->w, q, 6, &s), ok, 3, "col_shape_create_convex(spread)", __LINE__);
+    hull_free_agrees(f, q, 6, got, __LINE__);
 }
 
 static void shape_create_tiny(fx *f)
@@ -725,28 +816,35 @@ static void shape_create_tiny(fx *f)
         col_shape_id s = {7, 7, 7};
         EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_convex(f->w, p, 8, &s));
         assert_true(col_shape_id_is_null(s));
+        hull_free_agrees(f, p, 8, COL_ERR_DEGENERATE_SHAPE, __LINE__);
     }
     /* 1e-100 wide: volume 8e-300, accepted (answers at that size: issue 13, finding 3) */
     col_vec3 p[8];
     for (int i = 0; i < 8; i++) p[i] = col_vec3_make(i & 1 ? 1e-100 : -1e-100, i & 2 ? 1e-100 : -1e-100, i & 4 ? 1e-100 : -1e-100);
     col_shape_id s;
     EXPECT(f, COL_OK, col_shape_create_convex(f->w, p, 8, &s));
+    hull_free_agrees(f, p, 8, COL_OK, __LINE__);
     /* subnormal and signed-zero coordinates in an ordinary shape */
     col_vec3 q[6];
     memcpy(q, tetra, sizeof tetra);
     q[4] = col_vec3_make(5e-324, -0.0, DBL_MIN);
     q[5] = col_vec3_make(-5e-324, 0.3, 0.3);
     EXPECT(f, COL_OK, col_shape_create_convex(f->w, q, 6, &s));
+    hull_free_agrees(f, q, 6, COL_OK, __LINE__);
 }
 
 static void shape_create_count(fx *f)
 {
     col_shape_id s = {7, 7, 7};
     const int bad[] = {-1, INT_MIN};
-    for (int k = 0; k < 2; k++) EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_convex(f->w, tetra, bad[k], &s));
+    for (int k = 0; k < 2; k++) {
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_convex(f->w, tetra, bad[k], &s));
+        hull_free_agrees(f, tetra, bad[k], COL_ERR_INVALID_ARGUMENT, __LINE__);
+    }
     for (int n = 0; n < 4; n++) {
         EXPECT(f, COL_ERR_TOO_FEW_POINTS, col_shape_create_convex(f->w, tetra, n, &s));
         assert_true(col_shape_id_is_null(s));
+        hull_free_agrees(f, tetra, n, COL_ERR_TOO_FEW_POINTS, __LINE__);
     }
     /* many points: 20000 on a sphere, then 20000 copies of four */
     enum { M = 20000 };
@@ -757,23 +855,42 @@ static void shape_create_count(fx *f)
         p[i] = col_vec3_make(x / n, y / n, z / n);
     }
     EXPECT(f, COL_OK, col_shape_create_convex(f->w, p, M, &s));
+    hull_free_agrees(f, p, M, COL_OK, __LINE__);
     for (int i = 0; i < M; i++) p[i] = tetra[i % 4];
     EXPECT(f, COL_OK, col_shape_create_convex(f->w, p, M, &s));
+    hull_free_agrees(f, p, M, COL_OK, __LINE__);
     col_shape_info info;
     EXPECT(f, COL_OK, col_shape_get_info(f->w, s, &info));
     assert_int_equal(info.vertex_count, 4);
     for (int i = 0; i < M; i++) p[i] = tetra[i % 3];
     EXPECT(f, COL_ERR_TOO_FEW_POINTS, col_shape_create_convex(f->w, p, M, &s));
+    hull_free_agrees(f, p, M, COL_ERR_TOO_FEW_POINTS, __LINE__);
     free(p);
 }
 
 static void shape_create_null(fx *f)
 {
-    col_shape_id s;
+    col_shape_id s = {7, 7, 7};
     EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_convex(NULL, tetra, 5, &s));
+    assert_true(col_shape_id_is_null(s)); /* cleared even without a world */
     EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_convex(f->w, NULL, 5, &s));
     EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_convex(f->w, NULL, 0, &s));
     EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_convex(f->w, tetra, 5, NULL));
+    hull_free_agrees(f, NULL, 5, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    hull_free_agrees(f, NULL, 0, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    col_geometry *g;
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_hull(&f->gh, tetra, 5, NULL, NULL));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_hull(&f->gh, NULL, 5, &g, NULL)); /* no message */
+    assert_null(g);
+    GEXPECT(f, COL_OK, g, col_geometry_create_hull(NULL, tetra, 5, &g, &f->err)); /* malloc and free */
+    GEXPECT(f, COL_OK, g, col_geometry_create_hull(&(col_allocator){NULL, NULL, f}, tetra, 5, &g, &f->err));
+    /* an allocator with one hook: refused before any call to it, as col_world_create does */
+    col_allocator half = {counting_malloc, NULL, &f->gca};
+    long calls = f->gca.calls;
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_hull(&half, tetra, 5, &g, &f->err));
+    half = (col_allocator){NULL, counting_free, &f->gca};
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_hull(&half, tetra, 5, &g, &f->err));
+    assert_int_equal(f->gca.calls, calls);
 }
 
 static void shape_create_degenerate(fx *f)
@@ -786,17 +903,23 @@ static void shape_create_degenerate(fx *f)
     }
     col_shape_id s = {7, 7, 7};
     const col_status flat[] = {COL_ERR_DEGENERATE_SHAPE, COL_ERR_TOO_FEW_POINTS};
-    expect_one_of(f, col_shape_create_convex(f->w, same, 10, &s), flat, 2, "coincident", __LINE__);
+    col_status got = expect_one_of(f, col_shape_create_convex(f->w, same, 10, &s), flat, 2, "coincident", __LINE__);
     assert_true(col_shape_id_is_null(s));
+    hull_free_agrees(f, same, 10, got, __LINE__);
     EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_convex(f->w, line, 10, &s));
+    hull_free_agrees(f, line, 10, COL_ERR_DEGENERATE_SHAPE, __LINE__);
     EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_convex(f->w, plane, 10, &s));
+    hull_free_agrees(f, plane, 10, COL_ERR_DEGENERATE_SHAPE, __LINE__);
     col_vec3 dup[5] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 0, 0}, {0, 0, 0}};
     EXPECT(f, COL_ERR_TOO_FEW_POINTS, col_shape_create_convex(f->w, dup, 5, &s));
+    hull_free_agrees(f, dup, 5, COL_ERR_TOO_FEW_POINTS, __LINE__);
     /* a sliver: a square and a point 1e-200 above it (volume about 3e-201, accepted or
      * rejected as flat, never a hull that is not one) */
     memcpy(sliver, (col_vec3[5]){{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 1e-200}}, sizeof sliver);
     const col_status thin[] = {COL_OK, COL_ERR_DEGENERATE_SHAPE};
-    if (expect_one_of(f, col_shape_create_convex(f->w, sliver, 5, &s), thin, 2, "sliver", __LINE__) == COL_OK) {
+    got = expect_one_of(f, col_shape_create_convex(f->w, sliver, 5, &s), thin, 2, "sliver", __LINE__);
+    hull_free_agrees(f, sliver, 5, got, __LINE__);
+    if (got == COL_OK) {
         col_shape_info info;
         EXPECT(f, COL_OK, col_shape_get_info(f->w, s, &info));
         assert_true(info.volume >= DBL_MIN);
@@ -1388,7 +1511,15 @@ static void queries_refuse_pose(fx *f, col_transform bad, col_status want)
     for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
         EXPECT(f, want, col_query_overlap(f->w, f->box, bad, f->blob, at(0, 0, 0), (col_backend)be, &hit));
         EXPECT(f, want, col_query_overlap(f->w, f->box, at(0, 0, 0), f->blob, bad, (col_backend)be, &hit));
+        EXPECT(f, want, col_query_overlap(f->w, f->ball, bad, f->combo, at(0, 0, 0), (col_backend)be, &hit));
+        EXPECT(f, want, col_query_overlap(f->w, f->combo, at(0, 0, 0), f->pill, bad, (col_backend)be, &hit));
     }
+    col_distance_input rin = {f->pill, f->combo, bad, at(0, 0, 0)};
+    col_distance_output rout;
+    EXPECT(f, want, col_distance(f->w, &rin, NULL, &rout));
+    col_contact_input rcin = {f->combo, f->ball, at(0, 0, 0), bad, 0.5};
+    col_contact_output rcout;
+    EXPECT(f, want, col_contact(f->w, &rcin, NULL, &rcout));
     col_distance_input din = {f->box, f->blob, bad, at(0, 0, 0)};
     col_distance_output dout;
     EXPECT(f, want, col_distance(f->w, &din, NULL, &dout));
@@ -1503,6 +1634,15 @@ static void query_overlap_degenerate(fx *f)
         assert_true(hit);
         EXPECT(f, COL_OK, col_query_overlap(f->w, f->box, at(0, 0, 0), f->box, at(2, 2, 2), (col_backend)be, &hit));
         assert_true(hit); /* corner to corner */
+        const col_shape_id round[3] = {f->ball, f->pill, f->combo};
+        for (int k = 0; k < 3; k++) {
+            EXPECT(f, COL_OK, col_query_overlap(f->w, round[k], t, round[k], t, (col_backend)be, &hit));
+            assert_true(hit);
+        }
+        EXPECT(f, COL_OK, col_query_overlap(f->w, f->ball, at(0, 0, 0), f->box, at(1.5, 0, 0), (col_backend)be, &hit));
+        assert_true(hit); /* the ball touching a face */
+        EXPECT(f, COL_OK, col_query_overlap(f->w, f->pill, at(0, 0, 0), f->pill, at(0, 0, 1.5), (col_backend)be, &hit));
+        assert_true(hit); /* cap to cap */
     }
 }
 
@@ -1864,6 +2004,1042 @@ static void body_contact_degenerate(fx *f)
     assert_int_equal(out.outcome, COL_DISTANCE_PENETRATING);
 }
 
+/* ---- shapes of every kind, in the world and without one (issue 15) ---- */
+
+/* A fresh world of two workers holding bodies of shapes[i] at poses[i] (all moving): two
+ * updates must succeed and list exactly the pairs of the reference query, want_pairs of
+ * them (when >= 0; chosen far from touching, so the count is the truth). */
+static void scene_pairs(col_world *w, const col_shape_id *shapes, const col_transform *poses, int n, int want_pairs)
+{
+    enum { MAXN = 16 };
+    col_body_id ids[MAXN];
+    bool is_static[MAXN] = {false};
+    assert_true(n <= MAXN);
+    for (int i = 0; i < n; i++) ids[i] = add_body(w, shapes[i], poses[i], false);
+    for (int frame = 0; frame < 2; frame++) {
+        assert_int_equal(col_world_update(w), COL_OK);
+        check_pairs_brute(w, ids, shapes, is_static, n);
+    }
+    if (want_pairs >= 0) assert_int_equal(col_world_get_pair_events(w).pair_count, want_pairs);
+}
+
+/* The world's and the world-free builder of a sphere, a capsule or a box must both refuse
+ * (or both accept) the same numbers with the same status; *out nulled, a message. kind:
+ * 0 sphere (r), 1 capsule (h, r), 2 box (h, r, r as half extents x, y, z). */
+static void round_both(fx *f, int kind, double h, double r, col_status want, int line)
+{
+    col_shape_id s = {7, 7, 7};
+    col_geometry *g;
+    fx_clear(f);
+    col_status got = kind == 0   ? col_shape_create_sphere(f->w, r, &s)
+                     : kind == 1 ? col_shape_create_capsule(f->w, h, r, &s)
+                                 : col_shape_create_box(f->w, col_vec3_make(h, r, r), &s);
+    char call[96];
+    snprintf(call, sizeof call, "col_shape_create_%s(%g, %g)", kind == 0 ? "sphere" : kind == 1 ? "capsule" : "box", h, r);
+    fx_status(f, want, got, call, line, true);
+    if (want != COL_OK) assert_true(col_shape_id_is_null(s));
+    g = (col_geometry *)(void *)&f->err;
+    f->err.message[0] = '\0';
+    got = kind == 0   ? col_geometry_create_sphere(&f->gh, r, &g, &f->err)
+          : kind == 1 ? col_geometry_create_capsule(&f->gh, h, r, &g, &f->err)
+                      : col_geometry_create_box(&f->gh, col_vec3_make(h, r, r), &g, &f->err);
+    free_status(f, want, got, f->err.message, call, line);
+    if (want != COL_OK && g != NULL) fail_msg("line %d: %s (world-free) left *out set", line, call);
+    col_geometry_destroy(want == COL_OK ? g : NULL);
+}
+
+/* Every parameter of each builder at v: refused with want (a box's half extents one
+ * component at a time). */
+static void round_refused_value(fx *f, double v, col_status want)
+{
+    round_both(f, 0, 0, v, want, __LINE__);
+    round_both(f, 1, v, 1.0, want, __LINE__);
+    round_both(f, 1, 1.0, v, want, __LINE__);
+    round_both(f, 1, v, v, want, __LINE__);
+    for (int c = 0; c < 3; c++) {
+        col_vec3 h = col_vec3_make(1, 1, 1);
+        double *x[3] = {&h.x, &h.y, &h.z};
+        *x[c] = v;
+        col_shape_id s = {7, 7, 7};
+        EXPECT(f, want, col_shape_create_box(f->w, h, &s));
+        assert_true(col_shape_id_is_null(s));
+        col_geometry *g;
+        GEXPECT(f, want, g, col_geometry_create_box(&f->gh, h, &g, &f->err));
+    }
+}
+
+static void round_create_nan(fx *f)
+{
+    round_refused_value(f, NAN, COL_ERR_INVALID_ARGUMENT);
+    round_refused_value(f, -NAN, COL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(f->err.message, "half extents"));
+}
+
+static void round_create_inf(fx *f)
+{
+    round_refused_value(f, INFINITY, COL_ERR_INVALID_ARGUMENT);
+    round_refused_value(f, -INFINITY, COL_ERR_INVALID_ARGUMENT);
+}
+
+/* Beyond COL_MAX_COORD: NOT_FINITE (a capsule counts its half height plus its radius).
+ * The edge itself is accepted, and bodies of such shapes at the edge of the coordinate
+ * range give a world that updates with the reference query's pairs. */
+static void round_create_huge(fx *f)
+{
+    const double over[] = {nextafter(COL_MAX_COORD, INFINITY), 2e15, 1e300, DBL_MAX};
+    for (int k = 0; k < 4; k++) {
+        round_both(f, 0, 0, over[k], COL_ERR_NOT_FINITE, __LINE__);
+        round_both(f, 1, over[k], 1.0, COL_ERR_NOT_FINITE, __LINE__);
+        round_both(f, 1, 1.0, over[k], COL_ERR_NOT_FINITE, __LINE__);
+        round_both(f, 2, over[k], 1.0, COL_ERR_NOT_FINITE, __LINE__);
+    }
+    round_both(f, 1, 5e14, 5e14 + 0.125, COL_ERR_NOT_FINITE, __LINE__); /* the sum 1e15 + 0.125 */
+    round_both(f, 0, 0, COL_MAX_COORD, COL_OK, __LINE__);
+    round_both(f, 1, 5e14, 5e14, COL_OK, __LINE__);
+    round_both(f, 1, COL_MAX_COORD - 1.0, 1.0, COL_OK, __LINE__);
+    round_both(f, 2, COL_MAX_COORD, COL_MAX_COORD, COL_OK, __LINE__);
+    /* a box 2e15 long and 2 thick is flat to the hull builder, like the slab of shape_create_huge */
+    round_both(f, 2, COL_MAX_COORD, 1.0, COL_ERR_DEGENERATE_SHAPE, __LINE__);
+    /* spheres and capsules 2e14 across at |x| up to 1e15: two pairs, far from touching */
+    col_world *w = two_worker_world();
+    col_shape_id ball, pill, big;
+    assert_int_equal(col_shape_create_sphere(w, 1e14, &ball), COL_OK);
+    assert_int_equal(col_shape_create_capsule(w, 2e14, 1e14, &pill), COL_OK);
+    assert_int_equal(col_shape_create_sphere(w, COL_MAX_COORD, &big), COL_OK);
+    const col_shape_id shapes[5] = {ball, ball, pill, pill, big};
+    col_transform poses[5] = {at(COL_MAX_COORD, 0, 0), at(COL_MAX_COORD - 1.9e14, 0, 0), at(-COL_MAX_COORD, 0, 0),
+                              at(-COL_MAX_COORD, 2.2e14, 0), at(0, -COL_MAX_COORD, COL_MAX_COORD)};
+    poses[3] = at(-COL_MAX_COORD, 1.9e14, 0);
+    poses[3].q = (col_quat){0, 0.6, 0, 0.8}; /* turned about y: still 1.9e14 from the other */
+    scene_pairs(w, shapes, poses, 5, 2);
+    col_world_destroy(w);
+}
+
+/* Tiny sizes: any finite size > 0 is a sphere or a capsule (exact answers at any scale:
+ * the kernel scales each pair by a power of two); a box below DBL_MIN in volume is a zero
+ * volume; -0.0 and negative subnormals are not > 0. Bodies of spheres 1e-300 wide, and
+ * capsules of half height 5e-324, answer as the arithmetic says. */
+static void round_create_tiny(fx *f)
+{
+    const double ok[] = {5e-324, DBL_MIN, 1e-300};
+    for (int k = 0; k < 3; k++) {
+        round_both(f, 0, 0, ok[k], COL_OK, __LINE__);
+        round_both(f, 1, ok[k], 1.0, COL_OK, __LINE__);
+        round_both(f, 1, 1.0, ok[k], COL_OK, __LINE__);
+        round_both(f, 1, ok[k], ok[k], COL_OK, __LINE__);
+        round_both(f, 2, ok[k], ok[k], COL_ERR_DEGENERATE_SHAPE, __LINE__);
+    }
+    round_refused_value(f, -0.0, COL_ERR_INVALID_ARGUMENT);
+    round_refused_value(f, -5e-324, COL_ERR_INVALID_ARGUMENT);
+    round_both(f, 2, 1e-100, 1e-100, COL_OK, __LINE__); /* volume 8e-300: a box */
+    col_world *w = two_worker_world();
+    col_shape_id tiny, flat_pill;
+    assert_int_equal(col_shape_create_sphere(w, 1e-300, &tiny), COL_OK);
+    assert_int_equal(col_shape_create_capsule(w, 5e-324, 1.0, &flat_pill), COL_OK);
+    /* spheres 1.5e-300 apart (overlapping), 3e-300 apart (apart); capsules side by side
+     * 1.9 and 2.1 apart, and one 2 - 1e-9 above another (overlapping) */
+    const col_shape_id shapes[7] = {tiny, tiny, tiny, flat_pill, flat_pill, flat_pill, flat_pill};
+    col_transform poses[7] = {at(0, 0, 0), at(1.5e-300, 0, 0), at(4.5e-300, 0, 0), at(0, 10, 0),
+                              at(1.9, 10, 0),  at(4.0, 10, 0),     at(1.9, 10, 2 - 1e-9)};
+    scene_pairs(w, shapes, poses, 7, 3);
+    col_world_destroy(w);
+}
+
+static void round_create_null(fx *f)
+{
+    col_shape_id s;
+    col_geometry *g;
+    s = (col_shape_id){7, 7, 7};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_sphere(NULL, 1.0, &s));
+    assert_true(col_shape_id_is_null(s));
+    s = (col_shape_id){7, 7, 7};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_capsule(NULL, 1.0, 1.0, &s));
+    assert_true(col_shape_id_is_null(s));
+    s = (col_shape_id){7, 7, 7};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_box(NULL, col_vec3_make(1, 1, 1), &s));
+    assert_true(col_shape_id_is_null(s));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_sphere(f->w, 1.0, NULL));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_capsule(f->w, 1.0, 1.0, NULL));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_box(f->w, col_vec3_make(1, 1, 1), NULL));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_sphere(&f->gh, 1.0, NULL, &f->err));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_capsule(&f->gh, 1.0, 1.0, NULL, &f->err));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_box(&f->gh, col_vec3_make(1, 1, 1), NULL, &f->err));
+    /* NULL allocator (malloc) and NULL error (no message) are accepted; one hook is not */
+    GEXPECT(f, COL_OK, g, col_geometry_create_sphere(NULL, 1.0, &g, NULL));
+    GEXPECT(f, COL_OK, g, col_geometry_create_capsule(NULL, 1.0, 1.0, &g, NULL));
+    GEXPECT(f, COL_OK, g, col_geometry_create_box(NULL, col_vec3_make(1, 1, 1), &g, NULL));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_sphere(&f->gh, -1.0, &g, NULL));
+    assert_null(g);
+    col_allocator half[2] = {{counting_malloc, NULL, &f->gca}, {NULL, counting_free, &f->gca}};
+    long calls = f->gca.calls;
+    for (int k = 0; k < 2; k++) {
+        GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_sphere(&half[k], 1.0, &g, &f->err));
+        GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_capsule(&half[k], 1.0, 1.0, &g, &f->err));
+        GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_box(&half[k], col_vec3_make(1, 1, 1), &g, &f->err));
+    }
+    assert_int_equal(f->gca.calls, calls);
+}
+
+/* The degenerate sizes: a zero radius (a point, a segment), a zero half height (a sphere:
+ * made with the sphere call), a zero or flat box. */
+static void round_create_degenerate(fx *f)
+{
+    round_both(f, 0, 0, 0.0, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    round_both(f, 1, 0.0, 1.0, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    assert_non_null(strstr(f->err.message, "sphere"));
+    round_both(f, 1, 1.0, 0.0, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    round_both(f, 1, 0.0, 0.0, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    round_both(f, 2, 0.0, 1.0, COL_ERR_INVALID_ARGUMENT, __LINE__);
+    round_both(f, 2, 1e-17, 1.0, COL_ERR_DEGENERATE_SHAPE, __LINE__); /* flat to the hull builder */
+    /* equal spheres and capsules at one pose, and exactly touching ones: all pairs */
+    col_world *w = two_worker_world();
+    col_shape_id ball, pill;
+    assert_int_equal(col_shape_create_sphere(w, 1.0, &ball), COL_OK);
+    assert_int_equal(col_shape_create_capsule(w, 1.0, 0.5, &pill), COL_OK);
+    const col_shape_id shapes[6] = {ball, ball, ball, pill, pill, pill};
+    const col_transform poses[6] = {at(0, 0, 0), at(0, 0, 0), at(2, 0, 0), at(0, 10, 0), at(0, 10, 0), at(0, 10, 3)};
+    scene_pairs(w, shapes, poses, 6, 3 + 3);
+    col_world_destroy(w);
+}
+
+/* A compound of the fixture's shapes kind[i] (0 the box, 1 the ball, 2 the capsule, 3 the
+ * compound of box and ball) at poses[i], made in the world and without one (the world's
+ * quaternion tolerance is the default, the world-free calls' 1e-6): both must answer
+ * want, with *out nulled and a message on failure. */
+static void compound_both(fx *f, const int *kind, const col_transform *poses, int n, col_status want, int line)
+{
+    enum { MAXC = 8 };
+    col_compound_child wk[MAXC];
+    col_geometry_child gk[MAXC];
+    const col_shape_id ws[4] = {f->box, f->ball, f->pill, f->combo};
+    const col_geometry *gs[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    assert_true(n <= MAXC);
+    for (int i = 0; i < n; i++) {
+        wk[i] = (col_compound_child){ws[kind[i]], poses[i]};
+        gk[i] = (col_geometry_child){gs[kind[i]], poses[i]};
+    }
+    col_shape_id s = {7, 7, 7};
+    fx_clear(f);
+    fx_status(f, want, col_shape_create_compound(f->w, wk, n, &s), "col_shape_create_compound", line, true);
+    if (want != COL_OK) assert_true(col_shape_id_is_null(s));
+    col_geometry *g = (col_geometry *)(void *)&f->err;
+    f->err.message[0] = '\0';
+    col_status got = col_geometry_create_compound(&f->gh, gk, n, &g, &f->err);
+    free_status(f, want, got, f->err.message, "col_geometry_create_compound", line);
+    if (got != COL_OK && g != NULL) fail_msg("line %d: col_geometry_create_compound left *out set", line);
+    col_geometry_destroy(got == COL_OK ? g : NULL);
+}
+
+/* Three children (box, capsule, compound) with child c's pose component k at v. */
+static void compound_pose_value(fx *f, double v, col_status want_pos, col_status want_quat)
+{
+    const int kind[3] = {0, 2, 3};
+    for (int c = 0; c < 3; c++)
+        for (int k = 0; k < 7; k++) {
+            col_transform poses[3] = {at(0, 0, 0), at(3, 0, 0), at(0, 4, 0)};
+            poses[c] = pose_with(k, v);
+            compound_both(f, kind, poses, 3, k < 3 ? want_pos : want_quat, __LINE__);
+        }
+}
+
+static void compound_create_nan(fx *f)
+{
+    compound_pose_value(f, NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    compound_pose_value(f, -NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    assert_non_null(strstr(col_world_last_error(f->w), "child 2"));
+}
+
+static void compound_create_inf(fx *f)
+{
+    compound_pose_value(f, INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    compound_pose_value(f, -INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+/* Positions beyond COL_MAX_COORD, huge quaternions, and pieces a pose puts beyond
+ * COL_MAX_COORD: a hull's points, and a sphere's or capsule's radius too (the rule of a
+ * single sphere or capsule: the whole piece within COL_MAX_COORD of the origin). At the
+ * edge: accepted, and bodies of them give a world with the reference query's pairs. */
+static void compound_create_huge(fx *f)
+{
+    compound_pose_value(f, 1e300, COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    compound_pose_value(f, -DBL_MAX, COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    compound_pose_value(f, nextafter(COL_MAX_COORD, INFINITY), COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    const double c = COL_MAX_COORD;
+    const int one[4] = {0, 1, 2, 3};
+    for (int k = 0; k < 4; k++) {
+        /* the box (1 wide), ball (0.5), capsule (0.75 long) and compound (2.5 to the left)
+         * each just past the edge in x, then just inside it */
+        const double reach[4] = {1.0, 0.5, 0.25, 2.5};
+        col_transform t = at(c, 0, 0);
+        if (k == 2) t = at(0, 0, c - 0.5); /* the capsule along z: its cap reaches c + 0.25 */
+        if (k == 3) t = at(-c + 2.0, 0, 0);
+        compound_both(f, &one[k], &t, 1, COL_ERR_NOT_FINITE, __LINE__);
+        if (k < 2) t.p.x = c - reach[k];
+        if (k == 2) t.p.z = c - 0.75;
+        if (k == 3) t.p.x = -c + reach[k];
+        compound_both(f, &one[k], &t, 1, COL_OK, __LINE__);
+    }
+    /* a sphere as wide as the range, moved off the origin: beyond it */
+    col_geometry *big, *g;
+    GMAKE(f, big, col_geometry_create_sphere(&f->gh, c, &big, &f->err));
+    col_geometry_child kid = {big, at(1.0, 0, 0)};
+    GEXPECT(f, COL_ERR_NOT_FINITE, g, col_geometry_create_compound(&f->gh, &kid, 1, &g, &f->err));
+    assert_non_null(strstr(f->err.message, "child 0"));
+    kid.pose = at(0, 0, 0);
+    GEXPECT(f, COL_OK, g, col_geometry_create_compound(&f->gh, &kid, 1, &g, &f->err));
+    col_geometry_destroy(big);
+    /* compounds of spheres and capsules 2e14 across, pieces at |x| up to 1e15 - 1e14:
+     * bodies near the corners, far from touching */
+    col_world *w = two_worker_world();
+    col_shape_id ball, pill, both;
+    assert_int_equal(col_shape_create_sphere(w, 1e14, &ball), COL_OK);
+    assert_int_equal(col_shape_create_capsule(w, 1e14, 1e14, &pill), COL_OK);
+    col_compound_child kids[2] = {{ball, at(c - 1e14, 0, 0)}, {pill, at(-c + 2e14, 0, 0)}};
+    kids[1].pose.q = (col_quat){0.6, 0, 0, 0.8};
+    assert_int_equal(col_shape_create_compound(w, kids, 2, &both), COL_OK);
+    const col_shape_id shapes[4] = {both, both, ball, pill};
+    const col_transform poses[4] = {at(0, 0, 0), at(1.5e14, 0, 0), at(c - 1e14, 1.5e14, 0), at(-c + 2e14, -5e14, 0)};
+    scene_pairs(w, shapes, poses, 4, 2);
+    col_world_destroy(w);
+}
+
+/* Tiny offsets and subnormal positions are accepted; quaternions of tiny length are not.
+ * Children of tiny sizes are accepted, and the compound's facts stay sane: its centroid
+ * weighs pieces whose volumes underflow (issue 15). */
+static void compound_create_tiny(fx *f)
+{
+    const int kind[3] = {0, 1, 3};
+    for (size_t k = 0; k < sizeof tiny_values / sizeof tiny_values[0]; k++) {
+        double v = tiny_values[k];
+        col_transform poses[3] = {at(v, -v, v), at(3 + v, v, 0), at(0, 5, v)};
+        compound_both(f, kind, poses, 3, COL_OK, __LINE__);
+        poses[1].q = (col_quat){v, v, v, v};
+        compound_both(f, kind, poses, 3, COL_ERR_BAD_QUATERNION, __LINE__);
+    }
+    col_geometry *t, *pill, *g;
+    GMAKE(f, t, col_geometry_create_sphere(&f->gh, 1e-200, &t, &f->err));
+    GMAKE(f, pill, col_geometry_create_capsule(&f->gh, 5e-324, 1e-200, &pill, &f->err));
+    col_geometry_child kids[3] = {{t, at(0, 0, 0)}, {t, at(10, 0, 0)}, {pill, at(5, 3e-200, 0)}};
+    GMAKE(f, g, col_geometry_create_compound(&f->gh, kids, 3, &g, &f->err));
+    col_shape_info info;
+    QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(g, &info));
+    assert_true(info.volume == 0.0 && info.child_count == 3);
+    if (!(fabs(info.centroid.x - 5.0) < 1e-12 && fabs(info.centroid.y) < 1e-199 && info.centroid.z == 0.0))
+        fail_msg("centroid of tiny spheres at 0 and 10 and a capsule at 5: (%g, %g, %g)", info.centroid.x,
+                 info.centroid.y, info.centroid.z);
+    bool hit;
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), g, at(1.5e-200, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    assert_true(hit);
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), t, at(5, 0, 3.5e-200), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    assert_false(hit); /* 4.6e-200 from the capsule's core, radii 2e-200 in all */
+    col_geometry_destroy(g);
+    col_geometry_destroy(t);
+    col_geometry_destroy(pill);
+}
+
+static void compound_create_count(fx *f)
+{
+    const int kind[1] = {1};
+    const col_transform pose[1] = {at(0, 0, 0)};
+    const int bad[] = {0, -1, INT_MIN, COL_MAX_COMPOUND_PIECES + 1, INT_MAX};
+    for (int k = 0; k < 5; k++) {
+        col_shape_id s = {7, 7, 7};
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+               col_shape_create_compound(f->w, &(col_compound_child){f->ball, pose[0]}, bad[k], &s));
+        assert_true(col_shape_id_is_null(s));
+        if (bad[k] <= 0) assert_non_null(strstr(col_world_last_error(f->w), "empty compound"));
+        col_geometry *g;
+        GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g,
+                col_geometry_create_compound(&f->gh, &(col_geometry_child){f->gball, pose[0]}, bad[k], &g, &f->err));
+    }
+    compound_both(f, kind, pose, 1, COL_OK, __LINE__); /* one child: a compound of one piece */
+    /* COL_MAX_COMPOUND_PIECES pieces: accepted; one more, directly or through a nested
+     * compound, is too many */
+    enum { M = COL_MAX_COMPOUND_PIECES };
+    col_compound_child *wk = malloc((M + 1) * sizeof *wk);
+    col_geometry_child *gk = malloc((M + 1) * sizeof *gk);
+    for (int i = 0; i <= M; i++) {
+        wk[i] = (col_compound_child){f->ball, at(1.5 * (i % 64), 1.5 * (i / 64), 0)};
+        gk[i] = (col_geometry_child){f->gball, wk[i].pose};
+    }
+    col_shape_id full, s;
+    EXPECT(f, COL_OK, col_shape_create_compound(f->w, wk, M, &full));
+    col_geometry *gfull, *g;
+    GMAKE(f, gfull, col_geometry_create_compound(&f->gh, gk, M, &gfull, &f->err));
+    col_compound_child wnest[2] = {{full, at(0, 0, 0)}, {f->box, at(0, 0, -3)}};
+    col_geometry_child gnest[2] = {{gfull, at(0, 0, 0)}, {f->gbox, at(0, 0, -3)}};
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_compound(f->w, wnest, 2, &s));
+    assert_non_null(strstr(col_world_last_error(f->w), "4097 pieces"));
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_compound(&f->gh, gnest, 2, &g, &f->err));
+    EXPECT(f, COL_OK, col_shape_create_compound(f->w, wnest, 1, &s)); /* nested, exactly M */
+    /* the full compound as a body, against a box lying on its spheres: a world that updates */
+    col_body_id b1, b2;
+    col_body_def d = col_default_body_def();
+    d.shape = full;
+    d.pose = at(0, 200, 0);
+    EXPECT(f, COL_OK, col_body_create(f->w, &d, &b1));
+    d.shape = f->box;
+    d.pose = at(20, 220, 1.5);
+    EXPECT(f, COL_OK, col_body_create(f->w, &d, &b2));
+    EXPECT(f, COL_OK, col_world_update(f->w));
+    check_pairs_brute(f->w, (col_body_id[]){b1, b2}, (col_shape_id[]){full, f->box}, (bool[]){false, false}, 2);
+    assert_int_equal(col_world_get_pair_events(f->w).pair_count, 1 + 1); /* a-b of the fixture, and this one */
+    col_geometry_destroy(gfull);
+    free(wk);
+    free(gk);
+}
+
+static void compound_create_null(fx *f)
+{
+    col_shape_id s;
+    col_compound_child wk[2] = {{f->box, at(0, 0, 0)}, {f->ball, at(2, 0, 0)}};
+    s = (col_shape_id){7, 7, 7};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_compound(NULL, wk, 2, &s));
+    assert_true(col_shape_id_is_null(s));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_compound(f->w, NULL, 2, &s));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_compound(f->w, wk, 2, NULL));
+    col_geometry *g;
+    col_geometry_child gk[3] = {{f->gbox, at(0, 0, 0)}, {f->gball, at(2, 0, 0)}, {f->gpill, at(0, 3, 0)}};
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_compound(&f->gh, NULL, 2, &g, &f->err));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_compound(&f->gh, gk, 3, NULL, &f->err));
+    for (int k = 0; k < 3; k++) { /* each child's geometry NULL in turn */
+        const col_geometry *keep = gk[k].geometry;
+        gk[k].geometry = NULL;
+        GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_compound(&f->gh, gk, 3, &g, &f->err));
+        char want[16];
+        snprintf(want, sizeof want, "child %d", k);
+        assert_non_null(strstr(f->err.message, want));
+        gk[k].geometry = keep;
+    }
+    GEXPECT(f, COL_OK, g, col_geometry_create_compound(NULL, gk, 3, &g, NULL));
+    col_allocator half[2] = {{counting_malloc, NULL, &f->gca}, {NULL, counting_free, &f->gca}};
+    long calls = f->gca.calls;
+    for (int k = 0; k < 2; k++) GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_compound(&half[k], gk, 3, &g, &f->err));
+    assert_int_equal(f->gca.calls, calls);
+}
+
+/* Every bad shape id as the first, the middle or the last child: STALE_ID naming it. */
+static void compound_create_id(fx *f)
+{
+    for (int k = 0; k < f->nbad_shape; k++)
+        for (int c = 0; c < 3; c++) {
+            col_compound_child wk[3] = {{f->box, at(0, 0, 0)}, {f->pill, at(2, 0, 0)}, {f->combo, at(0, 3, 0)}};
+            wk[c].shape = f->bad_shape[k];
+            col_shape_id s = {7, 7, 7};
+            EXPECT(f, COL_ERR_STALE_ID, col_shape_create_compound(f->w, wk, 3, &s));
+            assert_true(col_shape_id_is_null(s));
+            char want[16];
+            snprintf(want, sizeof want, "child %d", c);
+            if (strstr(col_world_last_error(f->w), want) == NULL)
+                fail_msg("%s as child %d: \"%s\"", f->bad_shape_name[k], c, col_world_last_error(f->w));
+        }
+}
+
+/* Children flattened by their poses (a thin box moved where the spacing of doubles
+ * exceeds its thickness; a tiny box there collapses to one point); the same child many
+ * times at one pose, nested compounds, pieces exactly touching: accepted, and bodies of
+ * them give the reference query's pairs. */
+static void compound_create_degenerate(fx *f)
+{
+    col_geometry *slab, *speck, *g;
+    col_shape_id wslab, wspeck, s;
+    EXPECT(f, COL_OK, col_shape_create_box(f->w, col_vec3_make(1, 1, 0.01), &wslab));
+    EXPECT(f, COL_OK, col_shape_create_box(f->w, col_vec3_make(1e-3, 1e-3, 1e-3), &wspeck));
+    GMAKE(f, slab, col_geometry_create_box(&f->gh, col_vec3_make(1, 1, 0.01), &slab, &f->err));
+    GMAKE(f, speck, col_geometry_create_box(&f->gh, col_vec3_make(1e-3, 1e-3, 1e-3), &speck, &f->err));
+    const col_transform far = at(0, 0, COL_MAX_COORD - 2.0); /* doubles 0.125 apart there */
+    col_compound_child wk[2] = {{f->ball, at(0, 0, 0)}, {wslab, far}};
+    col_geometry_child gk[2] = {{f->gball, at(0, 0, 0)}, {slab, far}};
+    EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_compound(f->w, wk, 2, &s));
+    assert_non_null(strstr(col_world_last_error(f->w), "child 1"));
+    GEXPECT(f, COL_ERR_DEGENERATE_SHAPE, g, col_geometry_create_compound(&f->gh, gk, 2, &g, &f->err));
+    wk[1] = (col_compound_child){wspeck, at(COL_MAX_COORD - 2.0, COL_MAX_COORD - 2.0, COL_MAX_COORD - 2.0)};
+    gk[1] = (col_geometry_child){speck, wk[1].pose}; /* all eight corners on one point */
+    EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_compound(f->w, wk, 2, &s));
+    GEXPECT(f, COL_ERR_DEGENERATE_SHAPE, g, col_geometry_create_compound(&f->gh, gk, 2, &g, &f->err));
+    col_geometry_destroy(slab);
+    col_geometry_destroy(speck);
+    /* one child five times at one pose, a compound of compounds */
+    const int same[5] = {2, 2, 2, 2, 2};
+    const col_transform one[5] = {at(1, 1, 1), at(1, 1, 1), at(1, 1, 1), at(1, 1, 1), at(1, 1, 1)};
+    compound_both(f, same, one, 5, COL_OK, __LINE__);
+    col_shape_id stack, nest;
+    col_compound_child sk[5];
+    for (int i = 0; i < 5; i++) sk[i] = (col_compound_child){f->pill, one[i]};
+    EXPECT(f, COL_OK, col_shape_create_compound(f->w, sk, 5, &stack));
+    col_compound_child nk[2] = {{f->combo, at(0, 0, 0)}, {stack, at(0, 0, 0)}};
+    EXPECT(f, COL_OK, col_shape_create_compound(f->w, nk, 2, &nest));
+    col_shape_info info;
+    EXPECT(f, COL_OK, col_shape_get_info(f->w, nest, &info));
+    assert_int_equal(info.child_count, 2 + 5);
+    /* bodies far from the fixture's: the nest, the combo overlapping it (box into box),
+     * the capsule stack above it, apart */
+    col_body_id ids[3];
+    col_shape_id shapes[3] = {nest, f->combo, stack};
+    col_transform poses[3] = {at(50, 50, 0), at(51, 50, 0), at(50, 50, 3.1)};
+    for (int i = 0; i < 3; i++) {
+        col_body_def d = col_default_body_def();
+        d.shape = shapes[i];
+        d.pose = poses[i];
+        EXPECT(f, COL_OK, col_body_create(f->w, &d, &ids[i]));
+    }
+    EXPECT(f, COL_OK, col_world_update(f->w));
+    check_pairs_brute(f->w, ids, shapes, (bool[]){false, false, false}, 3);
+    assert_int_equal(col_world_get_pair_events(f->w).pair_count, 1 + 1);
+}
+
+/* Bad quaternions in the children's poses; within the tolerance they are renormalised. */
+static void compound_create_other(fx *f)
+{
+    const col_quat bad_q[] = {{0, 0, 0, 0}, {0, 0, 0, 1.1}, {1, 1, 0, 0}, {0, 0, 0, -0.9}, {1e-3, 0, 0, 1 + 1e-5}};
+    const int kind[2] = {3, 2};
+    for (int k = 0; k < 5; k++)
+        for (int c = 0; c < 2; c++) {
+            col_transform poses[2] = {at(0, 0, 0), at(0, 4, 0)};
+            poses[c].q = bad_q[k];
+            compound_both(f, kind, poses, 2, COL_ERR_BAD_QUATERNION, __LINE__);
+        }
+    col_transform poses[2] = {at(0, 0, 0), at(0, 4, 0)};
+    poses[1].q.w = -(1.0 + 1e-7);
+    compound_both(f, kind, poses, 2, COL_OK, __LINE__);
+}
+
+/* ---- col_shape_create (a world shape from a geometry), col_shape_get_geometry ---- */
+
+/* The world shape made from g has g's facts (and no body yet). */
+static void same_facts(fx *f, col_shape_id s, const col_geometry *g)
+{
+    col_shape_info a, b;
+    EXPECT(f, COL_OK, col_shape_get_info(f->w, s, &a));
+    QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(g, &b));
+    assert_int_equal(a.body_count, 0);
+    if (memcmp(&a, &b, sizeof a) != 0) fail_msg("the shape's facts differ from its geometry's");
+}
+
+/* Geometries at the edge of the range become world shapes with the same facts, and
+ * bodies of them update with the reference query's pairs. */
+static void from_geometry_huge(fx *f)
+{
+    const double c = COL_MAX_COORD;
+    col_geometry *g[4];
+    GMAKE(f, g[0], col_geometry_create_sphere(&f->gh, c, &g[0], &f->err));
+    GMAKE(f, g[1], col_geometry_create_capsule(&f->gh, 4e14, 4e14, &g[1], &f->err));
+    GMAKE(f, g[2], col_geometry_create_box(&f->gh, col_vec3_make(c, c, c), &g[2], &f->err));
+    col_geometry_child kid = {f->gball, at(c - 0.5, 0, 0)};
+    GMAKE(f, g[3], col_geometry_create_compound(&f->gh, &kid, 1, &g[3], &f->err));
+    col_shape_id s[4];
+    for (int k = 0; k < 4; k++) {
+        EXPECT(f, COL_OK, col_shape_create(f->w, g[k], &s[k]));
+        same_facts(f, s[k], g[k]);
+    }
+    /* the range-wide sphere at the origin, a capsule on its pole (its bottom 2e14 above
+     * the origin), the compound's ball moved back to x = -0.5: two pairs */
+    col_world *w = two_worker_world();
+    col_shape_id ws[4];
+    for (int k = 0; k < 4; k++) assert_int_equal(col_shape_create(w, g[k], &ws[k]), COL_OK);
+    const col_shape_id shapes[4] = {ws[0], ws[1], ws[3], ws[2]};
+    const col_transform poses[4] = {at(0, 0, 0), at(0, 0, c), at(-c, 0, 0), at(c, c, -c)};
+    scene_pairs(w, shapes, poses, 3, 2);
+    col_world_destroy(w);
+    for (int k = 0; k < 4; k++) col_geometry_destroy(g[k]);
+}
+
+/* Tiny round geometries become world shapes with the same facts, and bodies of them
+ * answer as the arithmetic says. */
+static void from_geometry_tiny(fx *f)
+{
+    col_geometry *g[3];
+    GMAKE(f, g[0], col_geometry_create_sphere(&f->gh, 1e-300, &g[0], &f->err));
+    GMAKE(f, g[1], col_geometry_create_capsule(&f->gh, 5e-324, 5e-324, &g[1], &f->err));
+    col_geometry_child kids[2] = {{g[0], at(0, 0, 0)}, {g[1], at(0, 1e-300, 0)}};
+    GMAKE(f, g[2], col_geometry_create_compound(&f->gh, kids, 2, &g[2], &f->err));
+    col_shape_id s[3];
+    for (int k = 0; k < 3; k++) {
+        EXPECT(f, COL_OK, col_shape_create(f->w, g[k], &s[k]));
+        same_facts(f, s[k], g[k]);
+    }
+    col_world *w = two_worker_world();
+    col_shape_id ws[3];
+    for (int k = 0; k < 3; k++) assert_int_equal(col_shape_create(w, g[k], &ws[k]), COL_OK);
+    /* spheres 1.5e-300 apart; the compound 3e-300 to the side of the second (apart);
+     * the subnormal capsule on its own */
+    const col_shape_id shapes[4] = {ws[0], ws[0], ws[2], ws[1]};
+    const col_transform poses[4] = {at(0, 0, 0), at(1.5e-300, 0, 0), at(1.5e-300, 0, 4e-300), at(1, 1, 1)};
+    scene_pairs(w, shapes, poses, 4, 1);
+    col_world_destroy(w);
+    for (int k = 0; k < 3; k++) col_geometry_destroy(g[k]);
+}
+
+static void from_geometry_null(fx *f)
+{
+    col_shape_id s = {7, 7, 7};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create(NULL, f->gball, &s));
+    assert_true(col_shape_id_is_null(s));
+    s = (col_shape_id){7, 7, 7};
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create(f->w, NULL, &s));
+    assert_true(col_shape_id_is_null(s));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create(f->w, f->gball, NULL));
+}
+
+/* One geometry made into shapes twice; a geometry borrowed from this world's shape, and
+ * from another world's: copies, which outlive their origin. */
+static void from_geometry_degenerate(fx *f)
+{
+    col_shape_id s1, s2, s3, s4;
+    EXPECT(f, COL_OK, col_shape_create(f->w, f->gcombo, &s1));
+    EXPECT(f, COL_OK, col_shape_create(f->w, f->gcombo, &s2));
+    assert_false(col_shape_id_equals(s1, s2));
+    same_facts(f, s2, f->gcombo);
+    const col_geometry *own, *foreign;
+    EXPECT(f, COL_OK, col_shape_get_geometry(f->w, f->combo, &own));
+    EXPECT(f, COL_OK, col_shape_create(f->w, own, &s3));
+    same_facts(f, s3, own);
+    col_shape_id other_box = col_world_shape_id(f->other, 0); /* its unit box, made first */
+    assert_int_equal(col_shape_get_geometry(f->other, other_box, &foreign), COL_OK);
+    EXPECT(f, COL_OK, col_shape_create(f->w, foreign, &s4));
+    same_facts(f, s4, foreign);
+    col_shape_info before, after;
+    EXPECT(f, COL_OK, col_shape_get_info(f->w, s3, &before));
+    EXPECT(f, COL_OK, col_shape_destroy(f->w, f->combo)); /* the copy s3 stays */
+    EXPECT(f, COL_OK, col_shape_get_info(f->w, s3, &after));
+    assert_memory_equal(&before, &after, sizeof before);
+    col_body_def d = col_default_body_def();
+    d.shape = s3;
+    d.pose = at(0, -40, 0);
+    col_body_id b1, b2;
+    EXPECT(f, COL_OK, col_body_create(f->w, &d, &b1));
+    d.shape = s4;
+    d.pose = at(1.2, -40, 0); /* the other world's unit box, against s3's ball at x = 1 */
+    EXPECT(f, COL_OK, col_body_create(f->w, &d, &b2));
+    EXPECT(f, COL_OK, col_world_update(f->w));
+    check_pairs_brute(f->w, (col_body_id[]){b1, b2}, (col_shape_id[]){s3, s4}, (bool[]){false, false}, 2);
+    assert_int_equal(col_world_get_pair_events(f->w).pair_count, 1 + 1);
+}
+
+static void shape_geometry_null(fx *f)
+{
+    const col_geometry *g = (const col_geometry *)f;
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_get_geometry(NULL, f->combo, &g));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_get_geometry(f->w, f->combo, NULL));
+}
+
+static void shape_geometry_id(fx *f)
+{
+    for (int k = 0; k < f->nbad_shape; k++) {
+        const col_geometry *g = (const col_geometry *)f;
+        EXPECT(f, COL_ERR_STALE_ID, col_shape_get_geometry(f->w, f->bad_shape[k], &g));
+        if (g != NULL) fail_msg("%s: *out not nulled", f->bad_shape_name[k]);
+    }
+    const col_geometry *g = NULL;
+    EXPECT(f, COL_OK, col_shape_get_geometry(f->w, f->pill, &g));
+    same_facts(f, f->pill, g);
+}
+
+/* ---- col_query_scratch_create, _destroy, _last_error ---- */
+
+static void scratch_create_null(fx *f)
+{
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_query_scratch_create(&f->gh, NULL));
+    col_allocator half[2] = {{counting_malloc, NULL, &f->gca}, {NULL, counting_free, &f->gca}};
+    long calls = f->gca.calls;
+    for (int k = 0; k < 2; k++) {
+        col_query_scratch *s = (col_query_scratch *)f;
+        QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_query_scratch_create(&half[k], &s));
+        assert_null(s);
+    }
+    assert_int_equal(f->gca.calls, calls);
+    col_query_scratch *s = NULL, *t = NULL;
+    QEXPECT_NOMSG(f, COL_OK, col_query_scratch_create(NULL, &s)); /* malloc and free */
+    QEXPECT_NOMSG(f, COL_OK, col_query_scratch_create(&(col_allocator){NULL, NULL, f}, &t));
+    assert_string_equal(col_query_scratch_last_error(s), "");
+    bool hit;
+    QEXPECT_NOMSG(f, COL_OK, col_geometry_overlap(f->gpill, at(0, 0, 0), f->gcombo, at(0, 0, 0), COL_BACKEND_DEFAULT, t, &hit));
+    col_query_scratch_destroy(s);
+    col_query_scratch_destroy(t);
+}
+
+static void scratch_destroy_null(fx *f)
+{
+    col_query_scratch_destroy(NULL);
+    HOLDS(f, true);
+}
+
+static void scratch_last_error_null(fx *f)
+{
+    const char *t = col_query_scratch_last_error(NULL);
+    HOLDS(f, t != NULL && t[0] == '\0');
+    bool hit;
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_overlap(NULL, at(0, 0, 0), f->gball, at(0, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, strstr(col_query_scratch_last_error(f->scratch), "col_geometry_overlap") != NULL);
+}
+
+/* ---- col_geometry_clone, _destroy, _get_info, _get_piece ---- */
+
+static void clone_null(fx *f)
+{
+    col_geometry *g;
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_clone(&f->gh, NULL, &g, &f->err));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_clone(&f->gh, f->gcombo, NULL, &f->err));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_clone(&f->gh, NULL, &g, NULL));
+    assert_null(g);
+    col_allocator half[2] = {{counting_malloc, NULL, &f->gca}, {NULL, counting_free, &f->gca}};
+    long calls = f->gca.calls;
+    for (int k = 0; k < 2; k++) GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_clone(&half[k], f->gcombo, &g, &f->err));
+    assert_int_equal(f->gca.calls, calls);
+    GEXPECT(f, COL_OK, g, col_geometry_clone(NULL, f->gcombo, &g, NULL));
+}
+
+/* A clone of a world's geometry outlives the world; a clone of a clone; every kind. */
+static void clone_degenerate(fx *f)
+{
+    col_world *w = two_worker_world();
+    col_shape_id s;
+    col_compound_child kid = {{0, 0, 0}, at(0, 0, 1)};
+    assert_int_equal(col_shape_create_capsule(w, 1.0, 0.5, &kid.shape), COL_OK);
+    assert_int_equal(col_shape_create_compound(w, &kid, 1, &s), COL_OK);
+    const col_geometry *in_world;
+    assert_int_equal(col_shape_get_geometry(w, s, &in_world), COL_OK);
+    col_geometry *c1, *c2;
+    GMAKE(f, c1, col_geometry_clone(&f->gh, in_world, &c1, &f->err));
+    col_world_destroy(w);
+    GMAKE(f, c2, col_geometry_clone(&f->gh, c1, &c2, &f->err));
+    col_geometry_destroy(c1);
+    bool hit;
+    QEXPECT(f, COL_OK, col_geometry_overlap(c2, at(0, 0, 0), f->gball, at(0, 0, 3.0 - 1e-9), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    assert_true(hit); /* the capsule's top at z = 2.5, the ball's bottom 1e-9 below it */
+    QEXPECT(f, COL_OK, col_geometry_overlap(c2, at(0, 0, 0), f->gball, at(0, 0, 3.0 + 1e-9), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    assert_false(hit);
+    col_geometry_destroy(c2);
+    const col_geometry *kinds[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    for (int k = 0; k < 4; k++) {
+        col_shape_info a, b;
+        GMAKE(f, c1, col_geometry_clone(&f->gh, kinds[k], &c1, &f->err));
+        QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(kinds[k], &a));
+        QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(c1, &b));
+        assert_memory_equal(&a, &b, sizeof a);
+        col_geometry_destroy(c1);
+    }
+}
+
+static void geometry_destroy_null(fx *f)
+{
+    col_geometry_destroy(NULL);
+    HOLDS(f, true);
+}
+
+static void geometry_info_null(fx *f)
+{
+    col_shape_info info;
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_info(NULL, &info));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_info(f->gball, NULL));
+}
+
+/* The facts of spheres and capsules whose volumes underflow: centred where they are
+ * (issue 15: a sphere of radius 1e-300 had its centroid at its box's corner). */
+static void geometry_info_tiny(fx *f)
+{
+    const double r[] = {5e-324, 1e-300, 1e-200};
+    for (int k = 0; k < 3; k++) {
+        col_geometry *s, *c;
+        col_shape_info i;
+        GMAKE(f, s, col_geometry_create_sphere(&f->gh, r[k], &s, &f->err));
+        QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(s, &i));
+        if (!(i.centroid.x == 0 && i.centroid.y == 0 && i.centroid.z == 0))
+            fail_msg("sphere of radius %g: centroid (%g, %g, %g)", r[k], i.centroid.x, i.centroid.y, i.centroid.z);
+        assert_true(i.volume >= 0.0 && i.radius >= r[k] && i.aabb_max.x == r[k] && i.aabb_min.z == -r[k]);
+        GMAKE(f, c, col_geometry_create_capsule(&f->gh, 3 * r[k], r[k], &c, &f->err));
+        QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(c, &i));
+        assert_true(i.centroid.x == 0 && i.centroid.y == 0 && i.centroid.z == 0);
+        assert_true(i.half_height == 3 * r[k] && fabs(i.aabb_max.z - 4 * r[k]) <= 4e-15 * r[k]);
+        /* the sphere moved off the origin in a compound: its centroid follows */
+        col_geometry_child kid = {s, at(0, 7, 0)};
+        col_geometry *k1;
+        GMAKE(f, k1, col_geometry_create_compound(&f->gh, &kid, 1, &k1, &f->err));
+        QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(k1, &i));
+        assert_true(i.centroid.x == 0 && fabs(i.centroid.y - 7) < 1e-14 && i.centroid.z == 0);
+        col_geometry_destroy(k1);
+        col_geometry_destroy(s);
+        col_geometry_destroy(c);
+    }
+}
+
+static void geometry_piece_count(fx *f)
+{
+    const int bad[] = {-1, INT_MIN, 1, INT_MAX};
+    col_piece_info p;
+    memset(&p, 0x5a, sizeof p);
+    for (int k = 0; k < 4; k++) QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_piece(f->gball, bad[k], &p));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_piece(f->gcombo, 2, &p));
+    unsigned char *b = (unsigned char *)&p;
+    for (size_t i = 0; i < sizeof p; i++) assert_int_equal(b[i], 0x5a); /* untouched */
+    QEXPECT_NOMSG(f, COL_OK, col_geometry_get_piece(f->gcombo, 1, &p));
+    assert_true(p.kind == COL_SHAPE_SPHERE && p.core[0].x == 1.0 && p.hull.vertices == NULL);
+}
+
+static void geometry_piece_null(fx *f)
+{
+    col_piece_info p;
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_piece(NULL, 0, &p));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_piece(f->gbox, 0, NULL));
+}
+
+/* ---- col_geometry_overlap, col_geometry_distance, col_geometry_contact ---- */
+
+static bool all_zero(const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != 0) return false;
+    return true;
+}
+
+/* The three world-free queries refuse pose bad (as a's and as b's) for every pair of
+ * kinds, every backend, with a message in the scratch and the outputs zeroed. */
+static void geom_queries_refuse_pose(fx *f, col_transform bad, col_status want)
+{
+    const col_geometry *g[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            for (int side = 0; side < 2; side++) {
+                col_transform pa = side ? at(0, 0, 0) : bad, pb = side ? bad : at(3, 0, 0);
+                for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+                    bool hit = true;
+                    QEXPECT(f, want, col_geometry_overlap(g[i], pa, g[j], pb, (col_backend)be, f->scratch, &hit));
+                }
+                col_distance_output d;
+                memset(&d, 0x5a, sizeof d);
+                QEXPECT(f, want, col_geometry_distance(g[i], pa, g[j], pb, NULL, f->scratch, &d));
+                if (!all_zero(&d, sizeof d)) fail_msg("col_geometry_distance failed without zeroing *out");
+                col_contact_output c;
+                memset(&c, 0x5a, sizeof c);
+                QEXPECT(f, want, col_geometry_contact(g[i], pa, g[j], pb, 0.1, NULL, f->scratch, &c));
+                if (!all_zero(&c, sizeof c)) fail_msg("col_geometry_contact failed without zeroing *out");
+            }
+}
+
+static void geom_queries_refuse_values(fx *f, double v, col_status want_pos, col_status want_quat)
+{
+    for (int k = 0; k < 7; k++) geom_queries_refuse_pose(f, pose_with(k, v), k < 3 ? want_pos : want_quat);
+}
+
+/* col_geometry_contact's margin must be finite and >= 0. */
+static void geom_margin(fx *f, double margin, col_status want)
+{
+    col_contact_output c;
+    memset(&c, 0x5a, sizeof c);
+    QEXPECT(f, want, col_geometry_contact(f->gpill, at(0, 0, 0), f->gcombo, at(3, 0, 0), margin, NULL, f->scratch, &c));
+    if (want != COL_OK && !all_zero(&c, sizeof c)) fail_msg("margin %g refused without zeroing *out", margin);
+    if (want == COL_OK) assert_true(c.point_count >= 0 && c.point_count <= COL_MAX_CONTACT_POINTS);
+}
+
+static void geom_queries_nan(fx *f)
+{
+    geom_queries_refuse_values(f, NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    geom_queries_refuse_values(f, -NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    geom_margin(f, NAN, COL_ERR_INVALID_ARGUMENT);
+    geom_margin(f, -NAN, COL_ERR_INVALID_ARGUMENT);
+}
+
+static void geom_queries_inf(fx *f)
+{
+    geom_queries_refuse_values(f, INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    geom_queries_refuse_values(f, -INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    geom_margin(f, INFINITY, COL_ERR_INVALID_ARGUMENT);
+    geom_margin(f, -INFINITY, COL_ERR_INVALID_ARGUMENT);
+}
+
+/* Every kind at the corner of the coordinate range, 1e13 in size: overlapping by 5%,
+ * apart by 5%, and a range apart; every backend, the distance and the contact. */
+static void geom_queries_huge(fx *f)
+{
+    geom_queries_refuse_values(f, 1e300, COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    geom_queries_refuse_values(f, nextafter(-COL_MAX_COORD, -INFINITY), COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    geom_margin(f, DBL_MAX, COL_OK);
+    const double c = COL_MAX_COORD, s = 1e13;
+    col_geometry *g[3];
+    GMAKE(f, g[0], col_geometry_create_sphere(&f->gh, s, &g[0], &f->err));
+    GMAKE(f, g[1], col_geometry_create_box(&f->gh, col_vec3_make(s, s, s), &g[1], &f->err));
+    GMAKE(f, g[2], col_geometry_create_capsule(&f->gh, s, s, &g[2], &f->err));
+    /* along x a sphere, a box and a capsule (lying across x) all reach s from the centre */
+    const double dx[3] = {-1.9 * s, -2.1 * s, -2 * c + 2 * s};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            for (int k = 0; k < 3; k++) {
+                col_transform xa = at(c - s, -c + 2 * s, c - 2 * s), xb = xa;
+                xb.p.x += dx[k];
+                bool want = k == 0, hit;
+                for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+                    QEXPECT(f, COL_OK, col_geometry_overlap(g[i], xa, g[j], xb, (col_backend)be, f->scratch, &hit));
+                    if (hit != want) fail_msg("kinds %d, %d, backend %d at 1e15, dx %g: %d", i, j, be, dx[k], hit);
+                }
+                col_distance_output d;
+                QEXPECT(f, COL_OK, col_geometry_distance(g[i], xa, g[j], xb, NULL, f->scratch, &d));
+                assert_int_equal(d.outcome == COL_DISTANCE_SEPARATED, !want);
+                if (k == 1 && fabs(d.distance - 0.1 * s) > 1e-9 * s) fail_msg("kinds %d, %d: distance %g", i, j, d.distance);
+                col_contact_output ct;
+                QEXPECT(f, COL_OK, col_geometry_contact(g[i], xa, g[j], xb, DBL_MAX, NULL, f->scratch, &ct));
+                assert_true(ct.point_count >= 1 && ct.point_count <= COL_MAX_CONTACT_POINTS);
+            }
+    for (int k = 0; k < 3; k++) col_geometry_destroy(g[k]);
+}
+
+/* Subnormal offsets; spheres 1e-300 wide; quaternions of tiny length; tiny margins. */
+static void geom_queries_tiny(fx *f)
+{
+    col_geometry *t;
+    GMAKE(f, t, col_geometry_create_sphere(&f->gh, 1e-300, &t, &f->err));
+    for (size_t k = 0; k < sizeof tiny_values / sizeof tiny_values[0]; k++) {
+        double v = tiny_values[k];
+        bool hit;
+        const double gap[3] = {1.5e-300, 2.5e-300, 4e-300};
+        for (int i = 0; i < 3; i++) {
+            col_transform xa = at(v, v, v), xb = at(gap[i] + v, v, v);
+            for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+                QEXPECT(f, COL_OK, col_geometry_overlap(t, xa, t, xb, (col_backend)be, f->scratch, &hit));
+                if (hit != (i == 0)) fail_msg("spheres 1e-300 wide %g apart, offsets %g, backend %d: %d", gap[i], v, be, hit);
+            }
+            col_distance_output d;
+            QEXPECT(f, COL_OK, col_geometry_distance(t, xa, t, xb, NULL, f->scratch, &d));
+            assert_int_equal(d.outcome == COL_DISTANCE_SEPARATED, i > 0);
+            if (i > 0 && fabs(d.distance - (gap[i] - 2e-300)) > 1e-9 * gap[i]) fail_msg("distance %g", d.distance);
+        }
+        QEXPECT(f, COL_OK, col_geometry_overlap(f->gcombo, at(v, v, v), f->gpill, at(2.0 + v, 0, v), COL_BACKEND_DEFAULT, f->scratch, &hit));
+        col_transform bad = col_transform_identity();
+        bad.q = (col_quat){v, 0, 0, v};
+        geom_queries_refuse_pose(f, bad, COL_ERR_BAD_QUATERNION);
+        geom_margin(f, v, v < 0 ? COL_ERR_INVALID_ARGUMENT : COL_OK); /* -0.0 is >= 0 */
+    }
+    col_geometry_destroy(t);
+}
+
+static void geom_queries_null(fx *f)
+{
+    bool hit;
+    col_distance_output d;
+    col_contact_output c;
+    const col_geometry *g = f->gball;
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_overlap(NULL, at(0, 0, 0), g, at(0, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_overlap(g, at(0, 0, 0), NULL, at(0, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_overlap(g, at(0, 0, 0), g, at(0, 0, 0), COL_BACKEND_DEFAULT, f->scratch, NULL));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_overlap(g, at(0, 0, 0), g, at(0, 0, 0), COL_BACKEND_DEFAULT, NULL, &hit));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_distance(NULL, at(0, 0, 0), g, at(0, 0, 0), NULL, f->scratch, &d));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_distance(g, at(0, 0, 0), NULL, at(0, 0, 0), NULL, f->scratch, &d));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_distance(g, at(0, 0, 0), g, at(0, 0, 0), NULL, f->scratch, NULL));
+    memset(&d, 0x5a, sizeof d);
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_distance(g, at(0, 0, 0), g, at(0, 0, 0), NULL, NULL, &d));
+    assert_true(all_zero(&d, sizeof d));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_contact(NULL, at(0, 0, 0), g, at(0, 0, 0), 0, NULL, f->scratch, &c));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_contact(g, at(0, 0, 0), NULL, at(0, 0, 0), 0, NULL, f->scratch, &c));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_contact(g, at(0, 0, 0), g, at(0, 0, 0), 0, NULL, f->scratch, NULL));
+    memset(&c, 0x5a, sizeof c);
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_contact(g, at(0, 0, 0), g, at(0, 0, 0), 0, NULL, NULL, &c));
+    assert_true(all_zero(&c, sizeof c));
+    /* a NULL cache is allowed */
+    QEXPECT(f, COL_OK, col_geometry_distance(g, at(0, 0, 0), f->gcombo, at(3, 0, 0), NULL, f->scratch, &d));
+}
+
+/* Every kind against every kind at one pose (penetrating), exactly touching spheres and
+ * capsule caps (colliding), and a capsule of half height 5e-324 near touching. */
+static void geom_queries_degenerate(fx *f)
+{
+    const col_geometry *g[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    col_transform t = at(0.3, -0.7, 2);
+    t.q = (col_quat){0.6, 0, 0, 0.8};
+    bool hit;
+    /* at one pose the compound (a box reaching x = -0.5, a ball from 0.5 to 1.5) touches
+     * the ball exactly on both sides and is 0.25 from the capsule; the rest overlap */
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            int with = i == 3 && j != 3 ? j : j == 3 && i != 3 ? i : -1; /* the compound's partner */
+            col_distance_outcome want = with == 1 ? COL_DISTANCE_TOUCHING : with == 2 ? COL_DISTANCE_SEPARATED
+                                                                                      : COL_DISTANCE_PENETRATING;
+            for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+                QEXPECT(f, COL_OK, col_geometry_overlap(g[i], t, g[j], t, (col_backend)be, f->scratch, &hit));
+                if (hit != (want != COL_DISTANCE_SEPARATED)) fail_msg("kinds %d, %d at one pose, backend %d: %d", i, j, be, hit);
+            }
+            col_distance_output d;
+            QEXPECT(f, COL_OK, col_geometry_distance(g[i], t, g[j], t, NULL, f->scratch, &d));
+            if (d.outcome != want) fail_msg("kinds %d, %d at one pose: outcome %d, want %d", i, j, d.outcome, want);
+            if (want == COL_DISTANCE_SEPARATED && fabs(d.distance - 0.25) > 1e-12) fail_msg("distance %g", d.distance);
+        }
+    /* balls of radius 0.5 one apart; capsules (0.5 + 0.25 from the centre) 1.5 apart on end */
+    const col_transform xb[2] = {at(1, 0, 0), at(0, 0, 1.5)};
+    for (int k = 0; k < 2; k++) {
+        const col_geometry *s = k == 0 ? f->gball : f->gpill;
+        for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+            QEXPECT(f, COL_OK, col_geometry_overlap(s, at(0, 0, 0), s, xb[k], (col_backend)be, f->scratch, &hit));
+            assert_true(hit);
+        }
+        col_distance_output d;
+        QEXPECT(f, COL_OK, col_geometry_distance(s, at(0, 0, 0), s, xb[k], NULL, f->scratch, &d));
+        assert_true(d.outcome != COL_DISTANCE_SEPARATED && d.distance == 0.0);
+    }
+    /* a capsule of half height 5e-324 and radius 1 against a unit ball: 1e-9 inside and
+     * outside contact sideways and on end, and exactly touching on end */
+    col_geometry *flat, *unit;
+    GMAKE(f, flat, col_geometry_create_capsule(&f->gh, 5e-324, 1.0, &flat, &f->err));
+    GMAKE(f, unit, col_geometry_create_sphere(&f->gh, 1.0, &unit, &f->err));
+    const col_transform near[5] = {at(2 - 1e-9, 0, 0), at(2 + 1e-9, 0, 0), at(0, 0, 2 - 1e-9), at(0, 0, 2 + 1e-9), at(0, 0, 2)};
+    const bool want[5] = {true, false, true, false, true};
+    for (int k = 0; k < 5; k++)
+        for (int be = COL_BACKEND_DEFAULT; be < COL_BACKEND_COUNT; be++) {
+            QEXPECT(f, COL_OK, col_geometry_overlap(flat, at(0, 0, 0), unit, near[k], (col_backend)be, f->scratch, &hit));
+            if (hit != want[k]) fail_msg("capsule of half height 5e-324, case %d, backend %d: %d", k, be, hit);
+        }
+    col_geometry_destroy(flat);
+    col_geometry_destroy(unit);
+}
+
+/* Unknown backends; bad quaternions; forged warm-start caches naming these geometries
+ * (the answer must be the cold one); a cache filled for another pair. */
+static void geom_queries_other(fx *f)
+{
+    bool hit;
+    const int bad[] = {-1, COL_BACKEND_COUNT, 99, INT_MAX, INT_MIN};
+    for (int k = 0; k < 5; k++)
+        QEXPECT(f, COL_ERR_INVALID_ARGUMENT,
+                col_geometry_overlap(f->gball, at(0, 0, 0), f->gbox, at(0, 0, 0), (col_backend)bad[k], f->scratch, &hit));
+    assert_non_null(strstr(col_query_scratch_last_error(f->scratch), "backend"));
+    const col_quat bad_q[] = {{0, 0, 0, 0}, {0, 0, 0, 1.1}, {1, 1, 0, 0}, {1e-3, 0, 0, 1 + 1e-5}};
+    for (int k = 0; k < 4; k++) {
+        col_transform t = col_transform_identity();
+        t.q = bad_q[k];
+        geom_queries_refuse_pose(f, t, COL_ERR_BAD_QUATERNION);
+    }
+    col_distance_cache c[16];
+    int n;
+    forged_caches(f, c, &n);
+    const col_transform xb[3] = {at(3, 0.5, 0), at(1.5, 0.3, 0.2), at(2, 0, 0)};
+    for (int p = 0; p < 3; p++) {
+        col_distance_output cold, warm;
+        col_contact_output ccold, cwarm;
+        QEXPECT(f, COL_OK, col_geometry_distance(f->gbox, at(0, 0, 0), f->gbox, xb[p], NULL, f->scratch, &cold));
+        QEXPECT(f, COL_OK, col_geometry_contact(f->gbox, at(0, 0, 0), f->gbox, xb[p], 0.1, NULL, f->scratch, &ccold));
+        for (int k = 0; k < n; k++) {
+            col_distance_cache cc = c[k];
+            cc.shape_a = cc.shape_b = (col_shape_id){0, 0, 0};
+            cc.geometry_a = cc.geometry_b = f->gbox;
+            col_distance_cache cc2 = cc;
+            QEXPECT(f, COL_OK, col_geometry_distance(f->gbox, at(0, 0, 0), f->gbox, xb[p], &cc, f->scratch, &warm));
+            assert_int_equal(warm.outcome, cold.outcome);
+            assert_true(fabs(warm.distance - cold.distance) <= 1e-12);
+            QEXPECT(f, COL_OK, col_geometry_contact(f->gbox, at(0, 0, 0), f->gbox, xb[p], 0.1, &cc2, f->scratch, &cwarm));
+            assert_int_equal(cwarm.outcome, ccold.outcome);
+            assert_true(fabs(cwarm.separation - ccold.separation) <= 1e-12);
+        }
+        /* a cache filled for the box pair, handed to a pair with a capsule: dropped */
+        col_distance_cache filled;
+        memset(&filled, 0, sizeof filled);
+        QEXPECT(f, COL_OK, col_geometry_distance(f->gbox, at(0, 0, 0), f->gbox, xb[p], &filled, f->scratch, &warm));
+        QEXPECT(f, COL_OK, col_geometry_distance(f->gbox, at(0, 0, 0), f->gpill, xb[p], &filled, f->scratch, &warm));
+        QEXPECT(f, COL_OK, col_geometry_distance(f->gbox, at(0, 0, 0), f->gpill, xb[p], NULL, f->scratch, &cold));
+        assert_int_equal(warm.outcome, cold.outcome);
+        assert_true(fabs(warm.distance - cold.distance) <= 1e-12);
+    }
+    geom_margin(f, -1.0, COL_ERR_INVALID_ARGUMENT);
+    geom_margin(f, -5e-324, COL_ERR_INVALID_ARGUMENT);
+}
+
 /* ---- the table: every public function x every class of bad input ---- */
 
 enum { C_NAN, C_INF, C_HUGE, C_TINY, C_COUNT, C_NULL, C_ID, C_DEGEN, C_OTHER, NCOL };
@@ -1898,6 +3074,9 @@ static const char NA_NOGEOM[] = "no geometry";
 static const char NA_NOENUM[] = "no enum, def or quaternion";
 static const char NA_VALUE[] = "a value: checked where it enters a world";
 static const char NA_FROMWORLD[] = "poses come from the world, which refuses these where they enter";
+static const char NA_GEOMNUM[] = "a geometry: its numbers were checked when it was made";
+static const char NA_GEOMIDS[] = "takes geometries, not ids";
+static const char NA_NOID_FREE[] = "no id";
 
 static const cell cells[] = {
     T(col_status_string, C_OTHER, status_string_other),
@@ -1940,6 +3119,53 @@ static const cell cells[] = {
     NA(col_shape_create_convex, C_ID, NA_MAKESID),
     T(col_shape_create_convex, C_DEGEN, shape_create_degenerate),
     NA(col_shape_create_convex, C_OTHER, NA_NOENUM),
+    T(col_shape_create, C_HUGE, from_geometry_huge),
+    T(col_shape_create, C_TINY, from_geometry_tiny),
+    NA(col_shape_create, C_COUNT, NA_NOCOUNT),
+    T(col_shape_create, C_NULL, from_geometry_null),
+    NA(col_shape_create, C_ID, NA_MAKESID),
+    T(col_shape_create, C_DEGEN, from_geometry_degenerate),
+    NA(col_shape_create, C_OTHER, NA_NOENUM),
+    NA_ALL_BUT(col_shape_create, NA_GEOMNUM),
+    T(col_shape_create_box, C_NAN, round_create_nan),
+    T(col_shape_create_box, C_INF, round_create_inf),
+    T(col_shape_create_box, C_HUGE, round_create_huge),
+    T(col_shape_create_box, C_TINY, round_create_tiny),
+    NA(col_shape_create_box, C_COUNT, NA_NOCOUNT),
+    T(col_shape_create_box, C_NULL, round_create_null),
+    NA(col_shape_create_box, C_ID, NA_MAKESID),
+    T(col_shape_create_box, C_DEGEN, round_create_degenerate),
+    NA(col_shape_create_box, C_OTHER, NA_NOENUM),
+    T(col_shape_create_sphere, C_NAN, round_create_nan),
+    T(col_shape_create_sphere, C_INF, round_create_inf),
+    T(col_shape_create_sphere, C_HUGE, round_create_huge),
+    T(col_shape_create_sphere, C_TINY, round_create_tiny),
+    NA(col_shape_create_sphere, C_COUNT, NA_NOCOUNT),
+    T(col_shape_create_sphere, C_NULL, round_create_null),
+    NA(col_shape_create_sphere, C_ID, NA_MAKESID),
+    T(col_shape_create_sphere, C_DEGEN, round_create_degenerate),
+    NA(col_shape_create_sphere, C_OTHER, NA_NOENUM),
+    T(col_shape_create_capsule, C_NAN, round_create_nan),
+    T(col_shape_create_capsule, C_INF, round_create_inf),
+    T(col_shape_create_capsule, C_HUGE, round_create_huge),
+    T(col_shape_create_capsule, C_TINY, round_create_tiny),
+    NA(col_shape_create_capsule, C_COUNT, NA_NOCOUNT),
+    T(col_shape_create_capsule, C_NULL, round_create_null),
+    NA(col_shape_create_capsule, C_ID, NA_MAKESID),
+    T(col_shape_create_capsule, C_DEGEN, round_create_degenerate),
+    NA(col_shape_create_capsule, C_OTHER, NA_NOENUM),
+    T(col_shape_create_compound, C_NAN, compound_create_nan),
+    T(col_shape_create_compound, C_INF, compound_create_inf),
+    T(col_shape_create_compound, C_HUGE, compound_create_huge),
+    T(col_shape_create_compound, C_TINY, compound_create_tiny),
+    T(col_shape_create_compound, C_COUNT, compound_create_count),
+    T(col_shape_create_compound, C_NULL, compound_create_null),
+    T(col_shape_create_compound, C_ID, compound_create_id),
+    T(col_shape_create_compound, C_DEGEN, compound_create_degenerate),
+    T(col_shape_create_compound, C_OTHER, compound_create_other),
+    T(col_shape_get_geometry, C_NULL, shape_geometry_null),
+    T(col_shape_get_geometry, C_ID, shape_geometry_id),
+    NA_ALL_BUT(col_shape_get_geometry, "takes the world, an id and an output"),
     T(col_shape_destroy, C_NULL, shape_destroy_null),
     T(col_shape_destroy, C_ID, shape_destroy_id),
     T(col_shape_destroy, C_OTHER, shape_destroy_other),
@@ -2033,6 +3259,21 @@ static const cell cells[] = {
     NA_ALL_BUT(col_body_id_equals, NA_VALUE),
     T(col_shape_id_equals, C_ID, id_helpers_id),
     NA_ALL_BUT(col_shape_id_equals, NA_VALUE),
+    T(col_query_scratch_create, C_NULL, scratch_create_null),
+    NA_ALL_BUT(col_query_scratch_create, "takes an allocator and an output"),
+    T(col_query_scratch_destroy, C_NULL, scratch_destroy_null),
+    NA_ALL_BUT(col_query_scratch_destroy, "takes the scratch only"),
+    T(col_query_scratch_last_error, C_NULL, scratch_last_error_null),
+    NA_ALL_BUT(col_query_scratch_last_error, "takes the scratch only"),
+    T(col_geometry_overlap, C_NAN, geom_queries_nan),
+    T(col_geometry_overlap, C_INF, geom_queries_inf),
+    T(col_geometry_overlap, C_HUGE, geom_queries_huge),
+    T(col_geometry_overlap, C_TINY, geom_queries_tiny),
+    NA(col_geometry_overlap, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_overlap, C_NULL, geom_queries_null),
+    NA(col_geometry_overlap, C_ID, NA_GEOMIDS),
+    T(col_geometry_overlap, C_DEGEN, geom_queries_degenerate),
+    T(col_geometry_overlap, C_OTHER, geom_queries_other),
     T(col_query_overlap, C_NAN, query_overlap_nan),
     T(col_query_overlap, C_INF, query_overlap_inf),
     T(col_query_overlap, C_HUGE, queries_huge),
@@ -2087,6 +3328,80 @@ static const cell cells[] = {
     T(col_body_contact, C_ID, body_contact_id),
     T(col_body_contact, C_DEGEN, body_contact_degenerate),
     T(col_body_contact, C_OTHER, body_contact_other),
+    T(col_geometry_distance, C_NAN, geom_queries_nan),
+    T(col_geometry_distance, C_INF, geom_queries_inf),
+    T(col_geometry_distance, C_HUGE, geom_queries_huge),
+    T(col_geometry_distance, C_TINY, geom_queries_tiny),
+    NA(col_geometry_distance, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_distance, C_NULL, geom_queries_null),
+    NA(col_geometry_distance, C_ID, NA_GEOMIDS),
+    T(col_geometry_distance, C_DEGEN, geom_queries_degenerate),
+    T(col_geometry_distance, C_OTHER, geom_queries_other),
+    T(col_geometry_contact, C_NAN, geom_queries_nan),
+    T(col_geometry_contact, C_INF, geom_queries_inf),
+    T(col_geometry_contact, C_HUGE, geom_queries_huge),
+    T(col_geometry_contact, C_TINY, geom_queries_tiny),
+    NA(col_geometry_contact, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_contact, C_NULL, geom_queries_null),
+    NA(col_geometry_contact, C_ID, NA_GEOMIDS),
+    T(col_geometry_contact, C_DEGEN, geom_queries_degenerate),
+    T(col_geometry_contact, C_OTHER, geom_queries_other),
+    T(col_geometry_create_hull, C_NAN, shape_create_nan),
+    T(col_geometry_create_hull, C_INF, shape_create_inf),
+    T(col_geometry_create_hull, C_HUGE, shape_create_huge),
+    T(col_geometry_create_hull, C_TINY, shape_create_tiny),
+    T(col_geometry_create_hull, C_COUNT, shape_create_count),
+    T(col_geometry_create_hull, C_NULL, shape_create_null),
+    T(col_geometry_create_hull, C_DEGEN, shape_create_degenerate),
+    NA(col_geometry_create_hull, C_ID, NA_NOID_FREE),
+    NA(col_geometry_create_hull, C_OTHER, NA_NOENUM),
+    T(col_geometry_create_box, C_NAN, round_create_nan),
+    T(col_geometry_create_box, C_INF, round_create_inf),
+    T(col_geometry_create_box, C_HUGE, round_create_huge),
+    T(col_geometry_create_box, C_TINY, round_create_tiny),
+    NA(col_geometry_create_box, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_create_box, C_NULL, round_create_null),
+    NA(col_geometry_create_box, C_ID, NA_NOID_FREE),
+    T(col_geometry_create_box, C_DEGEN, round_create_degenerate),
+    NA(col_geometry_create_box, C_OTHER, NA_NOENUM),
+    T(col_geometry_create_sphere, C_NAN, round_create_nan),
+    T(col_geometry_create_sphere, C_INF, round_create_inf),
+    T(col_geometry_create_sphere, C_HUGE, round_create_huge),
+    T(col_geometry_create_sphere, C_TINY, round_create_tiny),
+    NA(col_geometry_create_sphere, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_create_sphere, C_NULL, round_create_null),
+    NA(col_geometry_create_sphere, C_ID, NA_NOID_FREE),
+    T(col_geometry_create_sphere, C_DEGEN, round_create_degenerate),
+    NA(col_geometry_create_sphere, C_OTHER, NA_NOENUM),
+    T(col_geometry_create_capsule, C_NAN, round_create_nan),
+    T(col_geometry_create_capsule, C_INF, round_create_inf),
+    T(col_geometry_create_capsule, C_HUGE, round_create_huge),
+    T(col_geometry_create_capsule, C_TINY, round_create_tiny),
+    NA(col_geometry_create_capsule, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_create_capsule, C_NULL, round_create_null),
+    NA(col_geometry_create_capsule, C_ID, NA_NOID_FREE),
+    T(col_geometry_create_capsule, C_DEGEN, round_create_degenerate),
+    NA(col_geometry_create_capsule, C_OTHER, NA_NOENUM),
+    T(col_geometry_create_compound, C_NAN, compound_create_nan),
+    T(col_geometry_create_compound, C_INF, compound_create_inf),
+    T(col_geometry_create_compound, C_HUGE, compound_create_huge),
+    T(col_geometry_create_compound, C_TINY, compound_create_tiny),
+    T(col_geometry_create_compound, C_COUNT, compound_create_count),
+    T(col_geometry_create_compound, C_NULL, compound_create_null),
+    NA(col_geometry_create_compound, C_ID, NA_GEOMIDS),
+    T(col_geometry_create_compound, C_DEGEN, compound_create_degenerate),
+    T(col_geometry_create_compound, C_OTHER, compound_create_other),
+    T(col_geometry_clone, C_NULL, clone_null),
+    T(col_geometry_clone, C_DEGEN, clone_degenerate),
+    NA_ALL_BUT(col_geometry_clone, "copies a geometry, whose numbers were checked when it was made"),
+    T(col_geometry_destroy, C_NULL, geometry_destroy_null),
+    NA_ALL_BUT(col_geometry_destroy, "takes the geometry only"),
+    T(col_geometry_get_info, C_TINY, geometry_info_tiny),
+    T(col_geometry_get_info, C_NULL, geometry_info_null),
+    NA_ALL_BUT(col_geometry_get_info, "takes a geometry and an output"),
+    T(col_geometry_get_piece, C_COUNT, geometry_piece_count),
+    T(col_geometry_get_piece, C_NULL, geometry_piece_null),
+    NA_ALL_BUT(col_geometry_get_piece, "takes a geometry, an index and an output"),
     NA_ALL_BUT(col_vec3_make, NA_VALUE),
     NA_ALL_BUT(col_quat_identity, NA_NOARG),
     NA_ALL_BUT(col_quat_mul, NA_VALUE),
@@ -2099,13 +3414,19 @@ static const cell cells[] = {
 static const char *const entries[] = {
     "col_status_string", "col_backend_name", "col_default_world_def", "col_world_create", "col_world_destroy",
     "col_world_update", "col_world_get_pair_events", "col_world_get_counters", "col_world_last_error",
-    "col_world_hash", "col_shape_create_convex", "col_shape_destroy", "col_shape_is_valid", "col_shape_get_info",
+    "col_world_hash", "col_shape_create_convex", "col_shape_create", "col_shape_create_box", "col_shape_create_sphere",
+    "col_shape_create_capsule", "col_shape_create_compound", "col_shape_get_geometry", "col_shape_destroy",
+    "col_shape_is_valid", "col_shape_get_info",
     "col_shape_get_vertices", "col_default_body_def", "col_body_create", "col_body_destroy", "col_body_is_valid",
     "col_body_set_pose", "col_body_set_poses", "col_body_set_poses_fn", "col_body_get_pose",
     "col_body_set_max_speeds", "col_body_get_max_speeds", "col_body_get_user_data", "col_pair_set_enabled",
     "col_pair_is_enabled", "col_body_id_is_null", "col_shape_id_is_null", "col_body_id_equals",
-    "col_shape_id_equals", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
-    "col_contact", "col_body_contact", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity"};
+    "col_shape_id_equals", "col_query_scratch_create", "col_query_scratch_destroy", "col_query_scratch_last_error",
+    "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
+    "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_create_hull",
+    "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
+    "col_geometry_create_compound", "col_geometry_clone", "col_geometry_destroy", "col_geometry_get_info",
+    "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

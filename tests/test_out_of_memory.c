@@ -473,6 +473,191 @@ static void test_every_allocation_app_tasks(void **state)
     every_allocation(COL_BACKEND_DEFAULT, true);
 }
 
+/* ---- the shape calls of issue 15, each allocation failed in turn ---- */
+
+/* A world (one worker, allocator ca) with a box, a sphere, a capsule and a compound of the
+ * box and the sphere, a body of each and one update: the setting of the calls below. */
+static col_world *shape_world(counting_alloc *ca, col_shape_id *shapes)
+{
+    col_world_def def = col_default_world_def();
+    def.worker_count = 1;
+    def.allocator = counting_hooks(ca);
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    assert_int_equal(col_shape_create_box(w, col_vec3_make(1, 0.5, 0.25), &shapes[0]), COL_OK);
+    assert_int_equal(col_shape_create_sphere(w, 0.5, &shapes[1]), COL_OK);
+    assert_int_equal(col_shape_create_capsule(w, 1.0, 0.25, &shapes[2]), COL_OK);
+    col_compound_child kids[2] = {{shapes[0], turned(-1.5, 0, 0, 0.4)}, {shapes[1], at(1, 0, 0)}};
+    assert_int_equal(col_shape_create_compound(w, kids, 2, &shapes[3]), COL_OK);
+    for (int k = 0; k < 4; k++) {
+        col_body_def d = col_default_body_def();
+        d.shape = shapes[k];
+        d.pose = at(1.2 * k, 0, 0);
+        col_body_id b;
+        assert_int_equal(col_body_create(w, &d, &b), COL_OK);
+    }
+    assert_int_equal(col_world_update(w), COL_OK);
+    return w;
+}
+
+/* The world-free compound of every kind (a box, a sphere, a capsule, a compound of them),
+ * the compound made on hooks (its parts on malloc); *st gets its status. */
+static col_geometry *every_kind(const col_allocator *hooks, col_error *err, col_status *st)
+{
+    col_geometry *g[3], *inner = NULL, *out = NULL;
+    assert_int_equal(col_geometry_create_box(NULL, col_vec3_make(1, 0.5, 0.25), &g[0], NULL), COL_OK);
+    assert_int_equal(col_geometry_create_sphere(NULL, 0.5, &g[1], NULL), COL_OK);
+    assert_int_equal(col_geometry_create_capsule(NULL, 1.0, 0.25, &g[2], NULL), COL_OK);
+    col_geometry_child kids[4] = {{g[0], turned(-1.5, 0, 0, 0.4)}, {g[1], at(1, 0, 0)}, {g[2], turned(0, 2, 0, 1.0)}, {NULL, at(0, 0, 3)}};
+    assert_int_equal(col_geometry_create_compound(NULL, kids, 2, &inner, NULL), COL_OK);
+    kids[3].geometry = inner;
+    out = (col_geometry *)(void *)kids; /* must be nulled on failure */
+    *st = col_geometry_create_compound(hooks, kids, 4, &out, err);
+    for (int k = 0; k < 3; k++) col_geometry_destroy(g[k]);
+    col_geometry_destroy(inner);
+    return out;
+}
+
+/* col_shape_create_compound (which 0) or col_shape_create from a geometry of every kind
+ * (which 1) in a fresh world, its Nth allocation failing, for every N: the call answers
+ * OUT_OF_MEMORY with a message, a null id and the world's hash unchanged; the world still
+ * updates, succeeds when the call is retried, and gives every block back. */
+static void world_shape_call(int which)
+{
+    col_status gst;
+    col_geometry *g = every_kind(NULL, NULL, &gst);
+    assert_int_equal(gst, COL_OK);
+    col_shape_info want;
+    long n = 1, per_call = -1;
+    for (;; n++) {
+        counting_alloc ca = {0};
+        col_shape_id shapes[4];
+        col_world *w = shape_world(&ca, shapes);
+        col_compound_child kids[4] = {{shapes[3], at(0, 0, 3)}, {shapes[2], turned(0, 2, 0, 1.0)}, {shapes[0], at(0, -2, 0)}, {shapes[1], at(0, 0, -2)}};
+        uint64_t h = col_world_hash(w);
+        long before = ca.attempts;
+        ca.fail_attempt = before + n;
+        col_shape_id s = {7, 7, 7};
+        w->last_error[0] = '\0';
+        col_status st = which == 0 ? col_shape_create_compound(w, kids, 4, &s) : col_shape_create(w, g, &s);
+        bool injected = ca.attempts >= before + n;
+        ca.fail_attempt = 0;
+        if (!injected) { /* the call makes fewer than n allocations: the run without failures */
+            assert_int_equal(st, COL_OK);
+            per_call = ca.attempts - before;
+            assert_int_equal(col_shape_get_info(w, s, &want), COL_OK);
+            col_world_destroy(w);
+            assert_int_equal(ca.allocs, ca.frees);
+            break;
+        }
+        if (st != COL_ERR_OUT_OF_MEMORY) fail_msg("allocation %ld failed: the call returned %s", n, col_status_string(st));
+        if (w->last_error[0] == '\0') fail_msg("allocation %ld failed without a message", n);
+        assert_true(col_shape_id_is_null(s));
+        if (col_world_hash(w) != h) fail_msg("allocation %ld failed and changed the world", n);
+        assert_int_equal(col_world_update(w), COL_OK);
+        st = which == 0 ? col_shape_create_compound(w, kids, 4, &s) : col_shape_create(w, g, &s);
+        assert_int_equal(st, COL_OK);
+        col_body_def d = col_default_body_def();
+        d.shape = s;
+        col_body_id b;
+        assert_int_equal(col_body_create(w, &d, &b), COL_OK);
+        assert_int_equal(col_world_update(w), COL_OK);
+        col_world_destroy(w);
+        if (ca.allocs != ca.frees) fail_msg("allocation %ld failed: %ld blocks leaked", n, ca.allocs - ca.frees);
+    }
+    print_message("%s: %ld allocations, each failed once\n", which == 0 ? "col_shape_create_compound" : "col_shape_create",
+                  per_call);
+    assert_true(per_call >= 4);
+    assert_int_equal(want.kind, COL_SHAPE_COMPOUND);
+    assert_int_equal(want.child_count, which == 0 ? 2 + 1 + 1 + 1 : 1 + 1 + 1 + 2);
+    col_geometry_destroy(g);
+}
+
+static void test_every_allocation_shape_compound(void **state)
+{
+    (void)state;
+    world_shape_call(0);
+}
+
+static void test_every_allocation_shape_from_geometry(void **state)
+{
+    (void)state;
+    world_shape_call(1);
+}
+
+/* The world-free calls that allocate: col_geometry_create_compound (every kind, nested),
+ * col_geometry_clone, col_query_scratch_create, and the queries' first use of a scratch
+ * (it grows): each allocation failed in turn, OUT_OF_MEMORY with a message where there
+ * is a place for one, *out NULL or zeroed, every block back. */
+static void test_every_allocation_world_free(void **state)
+{
+    (void)state;
+    col_status rst;
+    col_geometry *ref = every_kind(NULL, NULL, &rst);
+    assert_int_equal(rst, COL_OK);
+    long counts[3] = {0, 0, 0};
+    for (int which = 0; which < 3; which++)
+        for (long n = 1;; n++) {
+            counting_alloc ca = {0};
+            ca.fail_attempt = n;
+            col_allocator hooks = counting_hooks(&ca);
+            col_error err = {""};
+            col_geometry *g = (col_geometry *)(void *)&err;
+            col_query_scratch *qs = (col_query_scratch *)(void *)&err;
+            col_status st;
+            if (which == 0) {
+                g = every_kind(&hooks, &err, &st);
+            } else if (which == 1) {
+                st = col_geometry_clone(&hooks, ref, &g, &err);
+            } else {
+                st = col_query_scratch_create(&hooks, &qs);
+            }
+            if (ca.attempts < n) { /* fewer than n allocations: done */
+                assert_int_equal(st, COL_OK);
+                counts[which] = ca.attempts;
+                if (which < 2) col_geometry_destroy(g);
+                else col_query_scratch_destroy(qs);
+                assert_int_equal(ca.allocs, ca.frees);
+                break;
+            }
+            if (st != COL_ERR_OUT_OF_MEMORY) fail_msg("call %d, allocation %ld: %s", which, n, col_status_string(st));
+            if (which < 2 && (g != NULL || err.message[0] == '\0')) fail_msg("call %d, allocation %ld: *out set or no message", which, n);
+            if (which == 2) assert_null(qs);
+            if (ca.allocs != ca.frees) fail_msg("call %d, allocation %ld: %ld blocks leaked", which, n, ca.allocs - ca.frees);
+        }
+    print_message("world-free compound of every kind: %ld allocations; clone: %ld; scratch: %ld\n", counts[0], counts[1],
+                  counts[2]);
+    /* the queries' scratch: its first growth fails, then the query runs */
+    for (int q = 0; q < 3; q++) {
+        counting_alloc ca = {0};
+        col_allocator hooks = counting_hooks(&ca);
+        col_query_scratch *qs = NULL;
+        assert_int_equal(col_query_scratch_create(&hooks, &qs), COL_OK);
+        long before = ca.attempts;
+        ca.fail_attempt = before + 1;
+        bool hit = false;
+        col_distance_output d;
+        col_contact_output c;
+        col_status st = q == 0   ? col_geometry_overlap(ref, at(0, 0, 0), ref, at(0.5, 0, 0), COL_BACKEND_REFERENCE, qs, &hit)
+                        : q == 1 ? col_geometry_distance(ref, at(0, 0, 0), ref, at(0.5, 0, 0), NULL, qs, &d)
+                                 : col_geometry_contact(ref, at(0, 0, 0), ref, at(0.5, 0, 0), 0.1, NULL, qs, &c);
+        assert_true(ca.attempts > before); /* the hull pieces need scratch */
+        assert_int_equal(st, COL_ERR_OUT_OF_MEMORY);
+        assert_true(col_query_scratch_last_error(qs)[0] != '\0');
+        if (q == 1) assert_true(d.outcome == 0 && d.distance == 0.0 && d.steps == 0);
+        if (q == 2) assert_true(c.point_count == 0 && c.steps == 0);
+        st = q == 0   ? col_geometry_overlap(ref, at(0, 0, 0), ref, at(0.5, 0, 0), COL_BACKEND_REFERENCE, qs, &hit)
+             : q == 1 ? col_geometry_distance(ref, at(0, 0, 0), ref, at(0.5, 0, 0), NULL, qs, &d)
+                      : col_geometry_contact(ref, at(0, 0, 0), ref, at(0.5, 0, 0), 0.1, NULL, qs, &c);
+        assert_int_equal(st, COL_OK);
+        if (q == 0) assert_true(hit);
+        if (q == 1) assert_int_equal(d.outcome, COL_DISTANCE_PENETRATING);
+        col_query_scratch_destroy(qs);
+        assert_int_equal(ca.allocs, ca.frees);
+    }
+    col_geometry_destroy(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -481,6 +666,9 @@ int main(void)
         cmocka_unit_test(test_every_allocation_lpip),
         cmocka_unit_test(test_every_allocation_voronoi),
         cmocka_unit_test(test_every_allocation_app_tasks),
+        cmocka_unit_test(test_every_allocation_shape_compound),
+        cmocka_unit_test(test_every_allocation_shape_from_geometry),
+        cmocka_unit_test(test_every_allocation_world_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
