@@ -7,7 +7,10 @@
  * call must return its status with a message in col_world_last_error and leave
  * col_world_hash unchanged, and every accepted extreme (1e15 coordinates, subnormal
  * positions, DBL_MAX speeds) must give a world that still updates, with the pairs of a
- * brute-force run of the reference query where the geometry allows an exact answer.
+ * brute-force run of the reference query where the geometry allows an exact answer. The
+ * world-free calls of shape.h and query.h (issue 15) are held to the same: a status, a
+ * message in their col_error or scratch, *out NULL or zeroed, and their own counting
+ * allocator must get every block back.
  * `test_bad_input --table` prints the table of docs/bad-input.md (tests/bad_input_doc.sh
  * checks that the page shows it and that it lists every public function). */
 #include <stdarg.h>
