@@ -8,9 +8,11 @@
  *                 [--schedule every|ttc] [--declared-speeds]
  *   colibri-bench --topology [--threads N]
  *
+ * Scene shapes become Colibri shapes of the same kind: hulls, spheres and capsules.
  * Normal run: per frame, set every body's pose, col_world_update, read the pair list.
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
- * phase and no world update: the all-pairs reference the normal run must agree with.
+ * phase and no world update: the all-pairs reference the normal run must agree with (for
+ * any pair of shape kinds: the query takes the world's shape ids).
  * --declared-speeds: each body is created with max_linear_speed = |v| and max_angular_speed
  * = |w| of its scene record (the triangle wave moves it by at most |v| per frame, the walls
  * only shorten that, and it turns by |w|), so it keeps its promise and never trips.
@@ -330,7 +332,9 @@ static bool dump_frame(FILE *dump, int f, const pair_vec *pv)
     return true;
 }
 
-/* Creates the world and one Colibri shape per scene shape. */
+/* Creates the world and one Colibri shape per scene shape: a hull from its points, a sphere
+ * or a capsule from its sizes (bench/scene.h: the reader has already turned a capsule of
+ * zero half height into a sphere). */
 static bool setup_world(const bench_scene *sc, const options *o, col_backend backend,
                         col_world **world, col_shape_id *shape_ids)
 {
@@ -347,14 +351,29 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
     if (st != COL_OK)
         return col_failed(NULL, st, "col_world_create");
     for (int s = 0; s < sc->shape_count; s++) {
-        st = col_shape_create_convex(*world, sc->shapes[s].vertices, sc->shapes[s].vertex_count,
-                                     &shape_ids[s]);
-        if (st != COL_OK) {
-            char what[80];
-            snprintf(what, sizeof what, "col_shape_create_convex (scene shape %d, %d points)", s,
-                     sc->shapes[s].vertex_count);
-            return col_failed(*world, st, what);
+        const bench_shape *sh = &sc->shapes[s];
+        char what[160];
+        switch (sh->kind) {
+        case BENCH_SHAPE_SPHERE:
+            st = col_shape_create_sphere(*world, sh->core_radius, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_sphere (scene shape %d, radius %.17g)", s,
+                     sh->core_radius);
+            break;
+        case BENCH_SHAPE_CAPSULE:
+            st = col_shape_create_capsule(*world, sh->half_height, sh->core_radius, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_capsule (scene shape %d, half height %.17g, radius %.17g)",
+                     s, sh->half_height, sh->core_radius);
+            break;
+        case BENCH_SHAPE_HULL:
+            st = col_shape_create_convex(*world, sh->vertices, sh->vertex_count, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_convex (scene shape %d, %d points)", s, sh->vertex_count);
+            break;
+        default:
+            fprintf(stderr, PROG ": scene shape %d has a kind this program does not know\n", s);
+            return false;
         }
+        if (st != COL_OK)
+            return col_failed(*world, st, what);
     }
     return true;
 }
