@@ -27,9 +27,23 @@ cmp -s "$tmp/a.scene" "$tmp/b.scene" || fail "two runs with the same options dif
 "$gen" $(echo "$args" | sed 's/--seed 7/--seed 8/') -o "$tmp/c.scene"
 cmp -s "$tmp/a.scene" "$tmp/c.scene" && fail "another seed wrote the same file"
 
+# awk: the radius of a hull record's nv points, read from the lines that follow it
+# (docs/scenes.md: the farthest point from the origin); each program defines fail().
+hull_radius_awk='
+function hull_radius(nv,    i, line, x, d, r) {
+    r = 0
+    for (i = 0; i < nv; i++) {
+        if ((getline line) <= 0) fail("short shape")
+        split(line, x, " ")
+        d = sqrt(x[1] * x[1] + x[2] * x[2] + x[3] * x[3])
+        if (d > r) r = d
+    }
+    return r
+}'
+
 # Every record checked against the options (docs/scenes.md); awk prints what is wrong.
 awk -v want_bodies=40 -v want_shapes=5 -v want_frames=17 -v vmin=9 -v vmax=12 \
-    -v speed=0.3 -v spin_deg=20 '
+    -v speed=0.3 -v spin_deg=20 "$hull_radius_awk"'
 function fail(msg) { print "scene_gen_test: line " NR ": " msg; bad = 1; exit 1 }
 /^#/ { next }
 NR == 1 { if ($0 != "colibri-scene 1") fail("first line is not colibri-scene 1"); next }
@@ -37,15 +51,10 @@ $1 == "room" { L = $2 + 0; next }
 $1 == "frames" { if ($2 != want_frames) fail("frames " $2); next }
 $1 == "shapes" { if ($2 != want_shapes) fail("shapes " $2); next }
 $1 == "shape" {
-    s = nshape++; nv = $2; r[s] = 0
+    s = nshape++; nv = $2
     # box shapes (even index with --kinds box,rod) have at least their 8 corners, rods at least vmin
     if (nv < vmin || nv > vmax) fail("shape " s " has " nv " points, not in " vmin ".." vmax)
-    for (i = 0; i < nv; i++) {
-        if ((getline line) <= 0) fail("short shape")
-        split(line, x, " ")
-        d = sqrt(x[1] * x[1] + x[2] * x[2] + x[3] * x[3])
-        if (d > r[s]) r[s] = d
-    }
+    r[s] = hull_radius(nv)
     next
 }
 $1 == "bodies" { if ($2 != want_bodies) fail("bodies " $2); next }
@@ -79,7 +88,7 @@ rargs="--seed 4 --bodies 50 --verts 6-9 --kinds round --shapes 16 --assign rando
 # shellcheck disable=SC2086
 "$gen" $rargs >"$tmp/r2.scene"
 cmp -s "$tmp/r1.scene" "$tmp/r2.scene" || fail "two round runs with the same options differ"
-awk -v want_bodies=50 -v want_shapes=16 -v want_frames=9 -v vmin=6 -v vmax=9 -v speed=0.2 -v density=0.15 '
+awk -v want_bodies=50 -v want_shapes=16 -v want_frames=9 -v vmin=6 -v vmax=9 -v speed=0.2 -v density=0.15 "$hull_radius_awk"'
 function fail(msg) { print "scene_gen_test: round: line " NR ": " msg; bad = 1; exit 1 }
 BEGIN { split("ellipsoid sphere rod capsule plate sphere box capsule", kind, " ") }
 /^#/ { next }
@@ -101,14 +110,9 @@ $1 == "sphere" || $1 == "capsule" || $1 == "shape" {
         ncaps++
     } else {
         if (want == "sphere" || want == "capsule") fail("shape " s " is a hull, want a " want)
-        nv = $2; r[s] = 0; nhull++
+        nv = $2; nhull++
         if (nv < vmin || nv > vmax) fail("shape " s " has " nv " points, not in " vmin ".." vmax)
-        for (i = 0; i < nv; i++) {
-            if ((getline line) <= 0) fail("short shape")
-            split(line, x, " ")
-            d = sqrt(x[1] * x[1] + x[2] * x[2] + x[3] * x[3])
-            if (d > r[s]) r[s] = d
-        }
+        r[s] = hull_radius(nv)
         next
     }
     if (r[s] < 0.5 || r[s] > 1) fail("shape " s " has radius " r[s] ", not in [0.5, 1]")

@@ -268,15 +268,39 @@ static size_t with_line(int line, const char *with, char *out, size_t cap)
     return with_line_of(k_valid, line, with, out, cap);
 }
 
+/* One bad line: line `line` of a valid scene replaced by `with` must fail with a message
+ * containing `want`. */
+typedef struct line_case {
+    int line;
+    const char *with, *want;
+} line_case;
+
+/* Each case on base fails as it says; with at_line, at the line it replaced ("mem:LINE: "
+ * starts the message). */
+static void expect_line_cases(const char *base, const line_case *cases, size_t count, bool at_line)
+{
+    char buf[4096];
+    for (size_t i = 0; i < count; i++) {
+        size_t n = with_line_of(base, cases[i].line, cases[i].with, buf, sizeof buf);
+        bench_scene sc;
+        char err[300] = "";
+        bool ok = load_mem(buf, n, &sc, err, sizeof err);
+        if (ok) fail_msg("case %zu (line %d '%s') loaded", i, cases[i].line, cases[i].with);
+        if (at_line) {
+            char want[300];
+            snprintf(want, sizeof want, "mem:%d: %s", cases[i].line, cases[i].want);
+            if (strncmp(err, want, strlen(want)) != 0) fail_msg("case %zu: message '%s' is not '%s...'", i, err, want);
+        }
+        expect_failure(ok, &sc, err, "mem", cases[i].want);
+    }
+}
+
 static void test_bad_values(void **state)
 {
     (void)state;
     /* line numbers of k_valid: 1 header, 3 room, 4 frames, 5 shapes, 6 shape, 7-10
      * vertices, 11 shape, 17 bodies, 18-20 bodies */
-    static const struct {
-        int line;
-        const char *with, *want;
-    } cases[] = {
+    static const line_case cases[] = {
         {1, "colibri-scene 3\n", "not a scene file"},
         {1, "colibri-scene 0\n", "not a scene file"},
         {1, "colibri-scene 2.0\n", "not a scene file"},
@@ -327,15 +351,8 @@ static void test_bad_values(void **state)
         {18, "b 0 1 2 3 1 0 0 0 0 0 0 1e308 0 0\n", "angular velocity is too large"},
         {20, "b 0 8 8 8 0 1 0 0 0 0 0 0 0 0\nb 0 8 8 8 0 1 0 0 0 0 0 0 0 0\n", "after the last body"},
     };
+    expect_line_cases(k_valid, cases, sizeof cases / sizeof cases[0], false);
     char buf[4096];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n = with_line(cases[i].line, cases[i].with, buf, sizeof buf);
-        bench_scene sc;
-        char err[300] = "";
-        bool ok = load_mem(buf, n, &sc, err, sizeof err);
-        if (ok) fail_msg("case %zu (line %d '%s') loaded", i, cases[i].line, cases[i].with);
-        expect_failure(ok, &sc, err, "mem", cases[i].want);
-    }
     /* A NUL byte inside a line. */
     size_t n = with_line(7, "0 0 0\n", buf, sizeof buf);
     char *p = strstr(buf, "1 0 0\n");
@@ -414,11 +431,7 @@ static void test_round_bad_values(void **state)
     (void)state;
     /* line numbers of k_valid2: 1 header, 5 sphere 0.5, 6 capsule 1 0.25, 7 shape 4,
      * 12 capsule 0 2, 14 bodies */
-    static const struct {
-        int line;
-        const char *with, *want;
-    } cases[] = {
-        {1, "colibri-scene 1\n", "shape 0: a 'sphere' record needs 'colibri-scene 2' (this file is version 1)"},
+    static const line_case cases[] = {
         {5, "sphere 0\n", "shape 0: expected 'sphere R' with a finite number R > 0"},
         {5, "sphere -0\n", "shape 0: expected 'sphere R'"},
         {5, "sphere -1\n", "shape 0: expected 'sphere R'"},
@@ -445,24 +458,17 @@ static void test_round_bad_values(void **state)
         {12, "0 0 1\n", "expected shape 3 as 'shape N', 'sphere R' or 'capsule H R'"},
         {14, "sphere 1\n", "expected 'bodies N'"},
     };
+    expect_line_cases(k_valid2, cases, sizeof cases / sizeof cases[0], true);
+    /* The same scene as version 1: its first sphere record (line 5) is refused. */
     char buf[4096];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n = with_line_of(k_valid2, cases[i].line, cases[i].with, buf, sizeof buf);
-        bench_scene sc;
-        char err[300] = "";
-        bool ok = load_mem(buf, n, &sc, err, sizeof err);
-        if (ok) fail_msg("case %zu (line %d '%s') loaded", i, cases[i].line, cases[i].with);
-        char want[300];
-        /* the message names the line of the record (line 5's sphere for the version-1 header) */
-        snprintf(want, sizeof want, "mem:%d: %s", cases[i].line == 1 ? 5 : cases[i].line, cases[i].want);
-        if (strncmp(err, want, strlen(want)) != 0) fail_msg("case %zu: message '%s' is not '%s...'", i, err, want);
-        expect_failure(ok, &sc, err, "mem", cases[i].want);
-    }
-    /* A mesh record is refused in a version-1 file too, by name. */
-    size_t n = with_line(6, "mesh 4 1\n", buf, sizeof buf);
+    size_t n = with_line_of(k_valid2, 1, "colibri-scene 1\n", buf, sizeof buf);
     bench_scene sc;
     char err[300] = "";
-    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem", "triangle mesh");
+    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem",
+                   "mem:5: shape 0: a 'sphere' record needs 'colibri-scene 2' (this file is version 1)");
+    /* A mesh record is refused in a version-1 file too, by name. */
+    n = with_line(6, "mesh 4 1\n", buf, sizeof buf);
+    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem", "mem:6: shape 0 is a triangle mesh");
 }
 
 /* ---- truncations and mutations ---- */
