@@ -7,13 +7,18 @@
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
  *                 [--schedule every|ttc] [--declared-speeds]
  *   colibri-bench --topology [--threads N]
+ *   colibri-bench --list-backends
  *
+ * Scene shapes become Colibri shapes of the same kind: hulls, spheres and capsules.
  * Normal run: per frame, set every body's pose, col_world_update, read the pair list.
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
- * phase and no world update: the all-pairs reference the normal run must agree with.
+ * phase and no world update: the all-pairs reference the normal run must agree with (for
+ * any pair of shape kinds: the query takes the world's shape ids).
  * --declared-speeds: each body is created with max_linear_speed = |v| and max_angular_speed
  * = |w| of its scene record (the triangle wave moves it by at most |v| per frame, the walls
  * only shorten that, and it turns by |w|), so it keeps its promise and never trips.
+ * --list-backends: prints the name of every backend --backend takes besides 'default', one a
+ * line, and exits (the scene tests run every backend).
  * --topology: prints the machine as hwloc sees it and where a pool of N workers (default:
  * one per physical core) would be pinned, then exits (docs/threads.md shows it).
  * Exit status: 0 ok, 1 bad scene or a Colibri error, 2 bad command line or unreadable file. */
@@ -49,6 +54,7 @@ typedef struct options {
     int frames;               /* 0: all of the scene's */
     bool brute;
     bool topology;
+    bool list_backends;
     int pin;                  /* --pin: -1 the world's default, else a col_thread_pinning */
     bool schedule_every;      /* --schedule every: COL_SCHEDULE_EVERY instead of the default */
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
@@ -85,6 +91,7 @@ static void usage(FILE *out)
             "                     [--frames N] [--schedule every|ttc] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--brute] [--name NAME]\n"
             "       " PROG " --topology [--threads N]\n"
+            "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
             "  --threads N      col_world_def.worker_count (N >= 0)\n"
             "  --pin cores|none pool threads pinned to cores, or left to the OS (the default)\n"
@@ -96,7 +103,8 @@ static void usage(FILE *out)
             "                   queue; 'every': every moved pair is tested at every frame\n"
             "  --margin X       col_world_def.broadphase_margin (default: the world's)\n"
             "  --declared-speeds bodies declare the scene's |v| and |w| as their top speeds\n"
-            "  --topology       print the hwloc topology and the pool's pinning plan\n");
+            "  --topology       print the hwloc topology and the pool's pinning plan\n"
+            "  --list-backends  print the backend names, one a line\n");
 }
 
 static bool parse_count(const char *s, int min, int *out)
@@ -143,6 +151,10 @@ static int parse_options(int argc, char **argv, options *o)
         }
         if (strcmp(a, "--topology") == 0) {
             o->topology = true;
+            continue;
+        }
+        if (strcmp(a, "--list-backends") == 0) {
+            o->list_backends = true;
             continue;
         }
         if (strcmp(a, "--declared-speeds") == 0) {
@@ -221,7 +233,7 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         }
     }
-    if (!o->scene_path && !o->topology) {
+    if (!o->scene_path && !o->topology && !o->list_backends) {
         fprintf(stderr, PROG ": no scene file given\n");
         usage(stderr);
         return 2;
@@ -330,7 +342,9 @@ static bool dump_frame(FILE *dump, int f, const pair_vec *pv)
     return true;
 }
 
-/* Creates the world and one Colibri shape per scene shape. */
+/* Creates the world and one Colibri shape per scene shape: a hull from its points, a sphere
+ * or a capsule from its sizes (bench/scene.h: the reader has already turned a capsule of
+ * zero half height into a sphere). */
 static bool setup_world(const bench_scene *sc, const options *o, col_backend backend,
                         col_world **world, col_shape_id *shape_ids)
 {
@@ -347,14 +361,29 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
     if (st != COL_OK)
         return col_failed(NULL, st, "col_world_create");
     for (int s = 0; s < sc->shape_count; s++) {
-        st = col_shape_create_convex(*world, sc->shapes[s].vertices, sc->shapes[s].vertex_count,
-                                     &shape_ids[s]);
-        if (st != COL_OK) {
-            char what[80];
-            snprintf(what, sizeof what, "col_shape_create_convex (scene shape %d, %d points)", s,
-                     sc->shapes[s].vertex_count);
-            return col_failed(*world, st, what);
+        const bench_shape *sh = &sc->shapes[s];
+        char what[160];
+        switch (sh->kind) {
+        case BENCH_SHAPE_SPHERE:
+            st = col_shape_create_sphere(*world, sh->core_radius, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_sphere (scene shape %d, radius %.17g)", s,
+                     sh->core_radius);
+            break;
+        case BENCH_SHAPE_CAPSULE:
+            st = col_shape_create_capsule(*world, sh->half_height, sh->core_radius, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_capsule (scene shape %d, half height %.17g, radius %.17g)",
+                     s, sh->half_height, sh->core_radius);
+            break;
+        case BENCH_SHAPE_HULL:
+            st = col_shape_create_convex(*world, sh->vertices, sh->vertex_count, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_convex (scene shape %d, %d points)", s, sh->vertex_count);
+            break;
+        default:
+            fprintf(stderr, PROG ": scene shape %d has a kind this program does not know\n", s);
+            return false;
         }
+        if (st != COL_OK)
+            return col_failed(*world, st, what);
     }
     return true;
 }
@@ -611,6 +640,14 @@ int main(int argc, char **argv)
     int rc = parse_options(argc, argv, &o);
     if (rc >= 0)
         return rc;
+    if (o.list_backends) {
+        for (int k = 0; k < (int)COL_BACKEND_COUNT; k++) {
+            const char *n = col_backend_name((col_backend)k);
+            if (n && strcmp(n, "default") != 0)
+                printf("%s\n", n);
+        }
+        return fflush(stdout) == 0 ? 0 : 1;
+    }
     if (o.topology) {
         int need = col_thread_pool_describe_topology(NULL, 0, o.threads > 0 ? o.threads : 0);
         char *text = need >= 0 ? malloc((size_t)need + 1) : NULL;

@@ -181,6 +181,11 @@ int main(int argc, char **argv)
     char err[512];
     bool ok = bench_scene_load(fp, path, &sc, err, sizeof err);
     fclose(fp);
+    /* The statistics are of the LP on hull pairs: a sphere or a capsule is refused by name. */
+    if (ok && !bench_scene_hulls_only(&sc, path, "lpip-stats", err, sizeof err)) {
+        bench_scene_free(&sc);
+        ok = false;
+    }
     if (!ok) {
         fprintf(stderr, "lpip-stats: %s\n", err);
         return 1;

@@ -26,6 +26,7 @@ typedef struct reader {
     char *fields[MAX_FIELDS]; /* point into buf, NUL-terminated */
     char *err;
     size_t err_size;
+    int version;              /* of the file: 1 or 2 */
 } reader;
 
 #if defined(__GNUC__)
@@ -173,10 +174,11 @@ static bool grow(reader *rd, void **arr, int *cap, int index, int declared, size
     return true;
 }
 
-static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, int index, int shapes)
+/* The rest of a hull record "shape NV": NV vertex lines. */
+static bool load_hull(reader *rd, bench_shape *sh, int index)
 {
     int declared = 0;
-    if (!expect_item(rd, index, shapes, "shapes", "the scene") || !check_keyword_int(rd, "shape", 1, &declared))
+    if (!check_keyword_int(rd, "shape", 1, &declared))
         return false;
     char owner[32];
     snprintf(owner, sizeof owner, "shape %d", index);
@@ -201,7 +203,54 @@ static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, in
         if (d > rmax)
             rmax = d;
     }
+    sh->kind = BENCH_SHAPE_HULL;
     sh->radius = rmax;
+    return true;
+}
+
+/* A one-line "sphere R" or "capsule H R" record (version 2). */
+static bool load_round(reader *rd, bench_shape *sh, int index)
+{
+    const char *word = rd->fields[0];
+    bool capsule = strcmp(word, "capsule") == 0;
+    if (rd->version < 2)
+        return fail(rd, "shape %d: a '%s' record needs 'colibri-scene 2' (this file is version %d)", index,
+                    word, rd->version);
+    double h = 0.0, r = 0.0;
+    if (capsule) {
+        if (rd->field_count != 3 || !parse_double(rd->fields[1], &h) || !parse_double(rd->fields[2], &r) ||
+            !(h >= 0.0) || !(r > 0.0))
+            return fail(rd, "shape %d: expected 'capsule H R' with finite numbers H >= 0 and R > 0", index);
+    } else if (rd->field_count != 2 || !parse_double(rd->fields[1], &r) || !(r > 0.0)) {
+        return fail(rd, "shape %d: expected 'sphere R' with a finite number R > 0", index);
+    }
+    /* A capsule of zero half height is the ball of radius R; Colibri refuses a capsule with
+     * a zero half height, so it becomes the sphere it is (h = +0 also drops a "-0"). */
+    sh->kind = h > 0.0 ? BENCH_SHAPE_CAPSULE : BENCH_SHAPE_SPHERE;
+    sh->half_height = h > 0.0 ? h : 0.0;
+    sh->core_radius = r;
+    /* docs/scenes.md: the radius for the motion and the room is R, or H + R, in double. */
+    sh->radius = h > 0.0 ? h + r : r;
+    return true;
+}
+
+static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, int index, int shapes)
+{
+    if (!expect_item(rd, index, shapes, "shapes", "the scene"))
+        return false;
+    const char *word = rd->fields[0];
+    bool ok;
+    if (strcmp(word, "sphere") == 0 || strcmp(word, "capsule") == 0)
+        ok = load_round(rd, sh, index);
+    else if (strcmp(word, "mesh") == 0)
+        return fail(rd, "shape %d is a triangle mesh ('mesh NV NT'): meshes are not supported "
+                        "(hulls, spheres and capsules only)", index);
+    else if (rd->version >= 2 && strcmp(word, "shape") != 0)
+        return fail(rd, "expected shape %d as 'shape N', 'sphere R' or 'capsule H R'", index);
+    else
+        ok = load_hull(rd, sh, index);
+    if (!ok)
+        return false;
     if (!(2.0 * sh->radius < scene->room))
         return fail(rd, "shape %d does not fit in the room (2 * radius %.17g >= L %.17g)",
                     index, 2.0 * sh->radius, scene->room);
@@ -249,11 +298,12 @@ static bool load_body(reader *rd, const bench_scene *scene, bench_body *bd, int 
 
 static bool load(reader *rd, bench_scene *scene)
 {
-    if (!expect_record(rd, "'colibri-scene 1'"))
+    if (!expect_record(rd, "'colibri-scene 1' or 'colibri-scene 2'"))
         return false;
     if (rd->field_count != 2 || strcmp(rd->fields[0], "colibri-scene") != 0 ||
-        strcmp(rd->fields[1], "1") != 0)
-        return fail(rd, "not a scene file: expected 'colibri-scene 1'");
+        (strcmp(rd->fields[1], "1") != 0 && strcmp(rd->fields[1], "2") != 0))
+        return fail(rd, "not a scene file: expected 'colibri-scene 1' or 'colibri-scene 2'");
+    rd->version = rd->fields[1][0] - '0';
 
     /* The triangle wave of bench_scene_pose_at takes fmod(s, 2 (L - 2 r)): 2 L must be a
      * double too. */
@@ -314,6 +364,32 @@ bool bench_scene_load(FILE *fp, const char *path, bench_scene *scene, char *err,
     if (!ok)
         bench_scene_free(scene);
     return ok;
+}
+
+const char *bench_shape_kind_name(bench_shape_kind kind)
+{
+    switch (kind) {
+    case BENCH_SHAPE_HULL:
+        return "hull";
+    case BENCH_SHAPE_SPHERE:
+        return "sphere";
+    case BENCH_SHAPE_CAPSULE:
+        return "capsule";
+    }
+    return "shape of unknown kind";
+}
+
+bool bench_scene_hulls_only(const bench_scene *scene, const char *path, const char *who, char *err,
+                            size_t err_size)
+{
+    for (int s = 0; s < scene->shape_count; s++)
+        if (scene->shapes[s].kind != BENCH_SHAPE_HULL) {
+            if (err && err_size > 0)
+                snprintf(err, err_size, "%s: shape %d is a %s: %s reads convex hulls only", path, s,
+                         bench_shape_kind_name(scene->shapes[s].kind), who);
+            return false;
+        }
+    return true;
 }
 
 void bench_scene_free(bench_scene *scene)

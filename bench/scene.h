@@ -3,14 +3,18 @@
  * and computing any body's pose at any frame in closed form.
  *
  * The important parts:
- *   bench_scene_load   parses a "colibri-scene 1" text file; on a bad line it says which
- *                      line and why, and leaves nothing allocated.
+ *   bench_scene_load   parses a "colibri-scene 1" or "colibri-scene 2" text file: hulls, and in
+ *                      version 2 spheres and capsules too (a triangle mesh is refused, with
+ *                      the line and the reason: no reader of ours handles meshes yet); on a
+ *                      bad line it says which line and why, and leaves nothing allocated.
  *   bench_scene_pose   the formulas of docs/scenes.md, written as there (fmod triangle wave, Hamilton
  *                      product dq * q0, normalize), returned as a Colibri transform.
  *   bench_scene_free   releases what the loader allocated.
  * Limits: counts (shapes, vertices per shape, bodies, frames) up to INT_MAX; every number
  * must be finite; the room side must be positive and every shape must fit in it
- * (2 * radius < L), as docs/scenes.md requires. Beyond that, so that any text gives either
+ * (2 * radius < L), as docs/scenes.md requires; a sphere's or capsule's R > 0 and a
+ * capsule's H >= 0 (a capsule with H = 0 is read as the sphere it is, since Colibri's
+ * capsules need a positive half height); sphere and capsule records only in version 2. Beyond that, so that any text gives either
  * a scene or a message, never a crash: memory grows with the records actually read
  * (never from a declared count alone; a file shorter than its counts is reported as
  * such); 2 L must be finite, a body's q0 must have a normal squared length, and its
@@ -25,10 +29,21 @@
 
 #include "colibri/vecmath.h"
 
+/* What a scene shape is (docs/scenes.md, "The file"). */
+typedef enum bench_shape_kind {
+    BENCH_SHAPE_HULL,    /* "shape NV": the convex hull of the points */
+    BENCH_SHAPE_SPHERE,  /* "sphere R", and "capsule 0 R" */
+    BENCH_SHAPE_CAPSULE  /* "capsule H R" with H > 0 */
+} bench_shape_kind;
+
 typedef struct bench_shape {
-    int vertex_count;
-    col_vec3 *vertices; /* local frame, as read */
-    double radius;      /* max sqrt(x*x + y*y + z*z) over the vertices (docs/scenes.md) */
+    bench_shape_kind kind;
+    int vertex_count;    /* hull: the points, as read; 0 for a sphere or a capsule */
+    col_vec3 *vertices;  /* hull: local frame, as read; NULL for a sphere or a capsule */
+    double half_height;  /* capsule: H > 0, the core segment is (0,0,-H)..(0,0,+H); 0 otherwise */
+    double core_radius;  /* sphere and capsule: R > 0; 0 for a hull */
+    double radius;       /* the shape's radius for the motion and the room (docs/scenes.md): a hull's
+                          * max sqrt(x*x + y*y + z*z) over its points, a sphere's R, a capsule's H + R */
 } bench_shape;
 
 typedef struct bench_body {
@@ -52,6 +67,15 @@ typedef struct bench_scene {
  * a one-line reason "path:LINE: what" into err (err_size bytes) and leaves *scene empty. */
 bool bench_scene_load(FILE *fp, const char *path, bench_scene *scene, char *err,
                       size_t err_size);
+
+/* Whether every shape of the scene is a hull. If not, writes "path: shape S is a KIND: WHO
+ * reads convex hulls only" into err (for the tools that work on hulls alone) and returns
+ * false. */
+bool bench_scene_hulls_only(const bench_scene *scene, const char *path, const char *who, char *err,
+                            size_t err_size);
+
+/* "hull", "sphere" or "capsule". */
+const char *bench_shape_kind_name(bench_shape_kind kind);
 
 /* Frees every array of the scene and zeroes it. Safe on a zeroed or freed scene. */
 void bench_scene_free(bench_scene *scene);

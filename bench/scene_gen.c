@@ -1,14 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* colibri-scene-gen: writes a benchmark scene (docs/scenes.md: the format, the motion and
- * every option) of convex bodies, "colibri-scene 1".
+ * every option) of convex bodies: "colibri-scene 1" when every shape is a hull, and
+ * "colibri-scene 2" when --kinds asks for spheres or capsules too.
  *
  *   colibri-scene-gen [--seed N] [--bodies N] [--verts NV|A-B] [--kinds LIST] [--shapes S]
  *                     [--assign rr|random] [--density D] [--room L] [--speed X] [--spin DEG]
  *                     [--frames F] [-o FILE]
  *
  * What it draws, in this order, from one seeded sequence (bench/scene_rand.h), so that a seed
- * and the options make the same file everywhere: per shape its vertex count (when --verts is
- * a range) and its points; per body its shape (with --assign random); then per body its
+ * and the options make the same file everywhere: per shape, for a hull its vertex count (when
+ * --verts is a range) and its points, for a sphere its radius, for a capsule its radius and
+ * then its thickness; per body its shape (with --assign random); then per body its
  * start position (uniform where the body fits inside the room), orientation (uniform),
  * direction of motion and axis of spin (uniform). The room side follows from --density:
  * the summed bounding-sphere volume of the bodies over the room's volume. These are the
@@ -34,15 +36,35 @@ typedef struct gen_options {
     int bodies, verts_min, verts_max, shapes, frames;
     bool assign_random;
     double density, room, speed, spin;
-    int kinds[SCENE_KIND_COUNT * 4];
+    int kinds[64];
     int kind_count;
     const char *kinds_text, *out;
 } gen_options;
 
+/* The kinds --kinds names: the hull kinds of bench/scene_rand.h, then the round ones. */
+enum { GEN_SPHERE = SCENE_KIND_COUNT, GEN_CAPSULE, GEN_KIND_COUNT };
+static const char *const gen_round_name[] = {"sphere", "capsule"};
+
+/* `round`: half hulls, a quarter spheres and a quarter capsules, interleaved so that a
+ * few shapes already hold every kind. */
+static const int gen_round_list[] = {SCENE_ELLIPSOID, GEN_SPHERE, SCENE_ROD, GEN_CAPSULE,
+                                     SCENE_PLATE,     GEN_SPHERE, SCENE_BOX, GEN_CAPSULE};
+
+/* A sphere's or capsule's radius for the motion (docs/scenes.md: R, or H + R) is drawn
+ * uniformly in [GEN_ROUND_RMIN, 1]: at most 1 like every hull's (its kind's longest half
+ * axis), and of varied sizes so that unequal radii meet. A capsule's R is that radius
+ * times a thickness drawn in [0.12, 0.6], between the rod's and the ellipsoid's. */
+#define GEN_ROUND_RMIN 0.5
+#define GEN_CAPSULE_TMIN 0.12
+#define GEN_CAPSULE_TMAX 0.6
+
 typedef struct gen_shape {
-    int vertex_count;
-    col_vec3 *v;
-    double radius;
+    int kind;             /* a scene_kind, GEN_SPHERE or GEN_CAPSULE */
+    int vertex_count;     /* hull */
+    col_vec3 *v;          /* hull */
+    double half_height;   /* capsule: H */
+    double core_radius;   /* sphere and capsule: R */
+    double radius;        /* docs/scenes.md's: a hull's farthest point, R, or H + R */
 } gen_shape;
 
 static void usage(FILE *fp)
@@ -53,8 +75,10 @@ static void usage(FILE *fp)
             "  --bodies N        number of bodies (default 500)\n"
             "  --verts NV|A-B    points per shape, or a range drawn per shape (default 100; at least 4,\n"
             "                    a box at least its 8 corners)\n"
-            "  --kinds LIST      comma list of ellipsoid, rod, plate, box, mix (= ellipsoid,rod,plate);\n"
-            "                    shape s is of kind s mod the list's length (default mix)\n"
+            "  --kinds LIST      comma list of ellipsoid, rod, plate, box, sphere, capsule, mix\n"
+            "                    (= ellipsoid,rod,plate), round (= ellipsoid,sphere,rod,capsule,plate,\n"
+            "                    sphere,box,capsule); shape s is of kind s mod the list's length\n"
+            "                    (default mix); spheres or capsules make a version-2 scene\n"
             "  --shapes S        number of distinct shapes (default min(bodies, 100))\n"
             "  --assign rr|random  body b takes shape b mod S (rr, default) or one at random\n"
             "  --density D       summed bounding-sphere volume / room volume; sets the room (default 0.1)\n"
@@ -106,9 +130,16 @@ static bool parse_kinds(const char *text, gen_options *o)
                 if (o->kind_count < cap) o->kinds[o->kind_count++] = k;
             continue;
         }
+        if (strcmp(tok, "round") == 0) {
+            for (size_t i = 0; i < sizeof gen_round_list / sizeof gen_round_list[0]; i++)
+                if (o->kind_count < cap) o->kinds[o->kind_count++] = gen_round_list[i];
+            continue;
+        }
         int k = 0;
-        while (k < SCENE_KIND_COUNT && strcmp(tok, scene_kind_name[k]) != 0) k++;
-        if (k == SCENE_KIND_COUNT) return fail("unknown kind", tok);
+        while (k < GEN_KIND_COUNT &&
+               strcmp(tok, k < SCENE_KIND_COUNT ? scene_kind_name[k] : gen_round_name[k - SCENE_KIND_COUNT]) != 0)
+            k++;
+        if (k == GEN_KIND_COUNT) return fail("unknown kind", tok);
         if (o->kind_count < cap) o->kinds[o->kind_count++] = k;
     }
     if (o->kind_count == 0) return fail("--kinds names no kind", text);
@@ -194,10 +225,29 @@ static bool parse_options(int argc, char **argv, gen_options *o)
     return true;
 }
 
+/* A sphere or a capsule, sized as GEN_ROUND_RMIN says. The radius is the one a reader
+ * computes from the written numbers (H + R in double), so bodies are placed and the room
+ * sized with exactly the radius their motion bounces with. */
+static void make_round(gen_shape *s, int kind)
+{
+    s->kind = kind;
+    double r = scene_rand_range(GEN_ROUND_RMIN, 1.0);
+    if (kind == GEN_SPHERE) {
+        s->core_radius = r;
+        s->radius = r;
+        return;
+    }
+    double t = scene_rand_range(GEN_CAPSULE_TMIN, GEN_CAPSULE_TMAX);
+    s->core_radius = r * t;
+    s->half_height = r - s->core_radius; /* > 0: t < 1 */
+    s->radius = s->half_height + s->core_radius;
+}
+
 /* Shape points: a box starts with its 8 corners (so its hull is the box), then surface
  * points of the kind; the radius is docs/scenes.md's (largest distance from the origin). */
 static bool make_shape(gen_shape *s, scene_kind kind, int n)
 {
+    s->kind = (int)kind;
     if (kind == SCENE_BOX && n < 8) n = 8;
     s->vertex_count = n;
     s->v = malloc(sizeof *s->v * (size_t)n);
@@ -221,7 +271,11 @@ static bool make_shape(gen_shape *s, scene_kind kind, int n)
 static int write_scene(FILE *fp, int argc, char **argv, const gen_options *o, const gen_shape *shapes,
                        const int *body_shape, double room)
 {
-    fprintf(fp, "colibri-scene 1\n# colibri-scene-gen");
+    bool round = false;
+    for (int s = 0; s < o->shapes; s++) round = round || shapes[s].kind >= SCENE_KIND_COUNT;
+    /* Hull-only scenes stay version 1, byte for byte what they were before spheres and
+     * capsules existed. */
+    fprintf(fp, "colibri-scene %d\n# colibri-scene-gen", round ? 2 : 1);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0) { /* the output path is not part of the scene */
             i++;
@@ -236,6 +290,14 @@ static int write_scene(FILE *fp, int argc, char **argv, const gen_options *o, co
             o->assign_random ? "random" : "rr", o->density, o->speed, o->spin, o->frames);
     fprintf(fp, "room %.17g\nframes %d\nshapes %d\n", room, o->frames, o->shapes);
     for (int s = 0; s < o->shapes; s++) {
+        if (shapes[s].kind == GEN_SPHERE) {
+            fprintf(fp, "sphere %.17g\n", shapes[s].core_radius);
+            continue;
+        }
+        if (shapes[s].kind == GEN_CAPSULE) {
+            fprintf(fp, "capsule %.17g %.17g\n", shapes[s].half_height, shapes[s].core_radius);
+            continue;
+        }
         fprintf(fp, "shape %d\n", shapes[s].vertex_count);
         for (int i = 0; i < shapes[s].vertex_count; i++)
             fprintf(fp, "%.17g %.17g %.17g\n", shapes[s].v[i].x, shapes[s].v[i].y, shapes[s].v[i].z);
@@ -267,8 +329,13 @@ int main(int argc, char **argv)
     int status = 1;
     if (shapes == NULL || body_shape == NULL) goto out_of_memory;
     for (int s = 0; s < o.shapes; s++) {
+        int kind = o.kinds[s % o.kind_count];
+        if (kind >= SCENE_KIND_COUNT) {
+            make_round(&shapes[s], kind);
+            continue;
+        }
         int n = o.verts_min == o.verts_max ? o.verts_min : scene_rand_int(o.verts_min, o.verts_max);
-        if (!make_shape(&shapes[s], (scene_kind)o.kinds[s % o.kind_count], n)) goto out_of_memory;
+        if (!make_shape(&shapes[s], (scene_kind)kind, n)) goto out_of_memory;
     }
     double volume = 0, rmax = 0;
     for (int b = 0; b < o.bodies; b++) {

@@ -35,6 +35,10 @@ bool stats_scene_open(const char *prog, const char *path, bench_scene *sc)
     char err[256];
     bool ok = bench_scene_load(fp, path, sc, err, sizeof err);
     fclose(fp);
+    if (ok && !bench_scene_hulls_only(sc, path, prog, err, sizeof err)) {
+        bench_scene_free(sc);
+        ok = false;
+    }
     if (!ok) fprintf(stderr, "%s: %s\n", prog, err);
     return ok;
 }

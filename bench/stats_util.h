@@ -3,7 +3,7 @@
  * benchmark scene pair by pair with their own narrow-phase calls:
  *   stats_now_ns            a monotonic clock for the (information only) timings;
  *   stats_scene_name        the file name of a scene path, for the tables' first column;
- *   stats_scene_open        opens and loads a scene, saying why not on stderr;
+ *   stats_scene_open        opens and loads a scene of hulls only, saying why not on stderr;
  *   stats_replay            a scene frame by frame without a world: every body's pose,
  *                           and each pair whose world boxes overlap (sweep on x), with a
  *                           narrow-phase cache carried from frame to frame while the pair
@@ -31,7 +31,9 @@ double stats_now_ns(void);
 const char *stats_scene_name(const char *path);
 
 /* Loads the scene at path into *sc. On failure prints "prog: cannot open PATH" or
- * "prog: <the loader's reason>" on stderr and returns false, with nothing allocated. */
+ * "prog: <the loader's reason>" on stderr and returns false, with nothing allocated. These
+ * tools measure the hull backends' own steps, so a scene with a sphere or a capsule is
+ * refused too, naming the shape. */
 bool stats_scene_open(const char *prog, const char *path, bench_scene *sc);
 
 typedef struct stats_box {

@@ -3,9 +3,10 @@
  *
  *   colibri-vr-room [--threads N] [SEED]
  *
- * A few hundred moving bodies (ellipsoids, rods, plates, boxes; a dozen shapes shared
- * between them) fly through a room, bouncing off the walls and spinning, over a floor of
- * static slabs with a few static tables. Bodies are removed and added while the room runs
+ * A few hundred moving bodies (ellipsoids, rods, plates, boxes as hulls; balls and
+ * capsules, the hands' and tools' shapes; eighteen shapes shared between them) fly through
+ * a room, bouncing off the walls and spinning, over a floor of static slabs with a few
+ * static tables (compound shapes: a top and four legs). Bodies are removed and added while the room runs
  * and one pair is switched off for a while with col_pair_set_enabled. Every REPORT_EVERY
  * frames one table row shows what col_world_update found; a summary closes the run.
  *
@@ -123,10 +124,10 @@ static void check_at(col_world *world, col_status st, const char *what, int line
 
 /* ---- shapes ---- */
 
-enum { KIND_ELLIPSOID, KIND_ROD, KIND_PLATE, KIND_BOX, KIND_COUNT };
+enum { KIND_ELLIPSOID, KIND_ROD, KIND_PLATE, KIND_BOX, KIND_BALL, KIND_CAPSULE, KIND_COUNT };
 
 /* Not const: these travel through col_body_def.user_data, a void *. */
-static char kind_names[KIND_COUNT][12] = {"ellipsoid", "rod", "plate", "box"};
+static char kind_names[KIND_COUNT][12] = {"ellipsoid", "rod", "plate", "box", "ball", "capsule"};
 
 /* Shapes per kind; each gets its own size and point count so the hulls differ. */
 #define SHAPES_PER_KIND 3
@@ -208,12 +209,16 @@ static prop_shape make_prop_shape(col_world *world, rng *r, int kind, int varian
     case KIND_ELLIPSOID: n = points_ellipsoid(r, scale, 16 + 8 * variant, pts); break;
     case KIND_ROD: n = points_rod(r, scale, 6 + 2 * variant, pts); break;
     case KIND_PLATE: n = points_plate(r, scale, 6 + 3 * variant, pts); break;
+    case KIND_BALL:
+    case KIND_CAPSULE: break;
     default:
         n = points_box(r, 0.5 * scale, 0.35 * scale, 0.25 * scale, 12 + 6 * variant, pts);
         break;
     }
     prop_shape s = {{0, 0, 0}, kind, 0.0};
-    CHECK(world, col_shape_create_convex(world, pts, n, &s.id));
+    if (kind == KIND_BALL) CHECK(world, col_shape_create_sphere(world, 0.4 * scale, &s.id));
+    else if (kind == KIND_CAPSULE) CHECK(world, col_shape_create_capsule(world, 0.35 * scale, 0.12 * scale, &s.id));
+    else CHECK(world, col_shape_create_convex(world, pts, n, &s.id));
     col_shape_info info;
     CHECK(world, col_shape_get_info(world, s.id, &info));
     s.radius = info.radius;
@@ -228,6 +233,27 @@ static col_shape_id make_slab_shape(col_world *world, double hx, double hy, doub
     points_box(NULL, hx, hy, hz, 0, pts);
     CHECK(world, col_shape_create_convex(world, pts, 8, &id));
     return id;
+}
+
+/* A table: a compound of a top and four legs, its origin on the floor under the top's
+ * centre. The pieces are boxes made as shapes of their own, then copied into the
+ * compound (they could be destroyed afterwards; the room keeps them). */
+static col_shape_id make_table_shape(col_world *world)
+{
+    col_shape_id top, leg, table;
+    CHECK(world, col_shape_create_box(world, col_vec3_make(0.8, 0.025, 0.45), &top));
+    CHECK(world, col_shape_create_box(world, col_vec3_make(0.03, 0.36, 0.03), &leg));
+    col_compound_child kids[5];
+    kids[0].shape = top;
+    kids[0].pose = col_transform_identity();
+    kids[0].pose.p = col_vec3_make(0.0, 0.75, 0.0);
+    for (int i = 0; i < 4; i++) {
+        kids[1 + i].shape = leg;
+        kids[1 + i].pose = col_transform_identity();
+        kids[1 + i].pose.p = col_vec3_make(i & 1 ? 0.72 : -0.72, 0.36, i & 2 ? 0.38 : -0.38);
+    }
+    CHECK(world, col_shape_create_compound(world, kids, 5, &table));
+    return table;
 }
 
 /* ---- moving bodies ---- */
@@ -429,15 +455,17 @@ int main(int argc, char **argv)
             *s = make_prop_shape(world, &rm.r, k, v);
             col_shape_info info;
             CHECK(world, col_shape_get_info(world, s->id, &info));
+            if (info.kind != COL_SHAPE_HULL) continue;
             vmin = info.vertex_count < vmin ? info.vertex_count : vmin;
             vmax = info.vertex_count > vmax ? info.vertex_count : vmax;
         }
     }
 
-    /* The floor: 2 x 2 static slabs whose top face is y = 0. Tables: static thin boxes at
-     * table height the props fly through. Static bodies are never paired with each other. */
+    /* The floor: 2 x 2 static slabs whose top face is y = 0. Tables: static compounds (a
+     * top at table height and four legs) the props fly through. Static bodies are never
+     * paired with each other. */
     col_shape_id slab = make_slab_shape(world, 0.5 * ROOM_HALF, 0.5 * SLAB_THICKNESS, 0.5 * ROOM_HALF);
-    col_shape_id table = make_slab_shape(world, 0.8, 0.025, 0.45);
+    col_shape_id table = make_table_shape(world);
     int statics = 0;
     for (int i = 0; i < 2; i++)
         for (int j = 0; j < 2; j++, statics++)
@@ -445,12 +473,12 @@ int main(int argc, char **argv)
                        (j - 0.5) * ROOM_HALF, 0.0);
     const double tables[][3] = {{-3.0, -2.5, 0.3}, {2.5, -3.0, 1.2}, {-2.0, 3.0, 2.0}, {3.0, 2.5, 0.0}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++, statics++)
-        add_static(world, table, tables[i][0], 0.75, tables[i][1], tables[i][2]);
+        add_static(world, table, tables[i][0], 0.0, tables[i][1], tables[i][2]);
 
     for (int i = 0; i < START_BODIES; i++)
         spawn_prop(&rm, 0);
 
-    printf("room %.0f x %.0f x %.0f m, %d prop shapes (%d-%d hull vertices), %d static bodies, "
+    printf("room %.0f x %.0f x %.0f m, %d prop shapes (hulls of %d-%d vertices, balls, capsules), %d static bodies, "
            "%d props\n\n",
            2 * ROOM_HALF, ROOM_HEIGHT, 2 * ROOM_HALF, KIND_COUNT * SHAPES_PER_KIND, vmin, vmax,
            statics, START_BODIES);

@@ -77,32 +77,40 @@ col_status col_geometry_create_box(const col_allocator *allocator, col_vec3 h, c
     return col_geometry_create_hull(allocator, c, 8, out, error);
 }
 
-col_status col_geometry_create_sphere(const col_allocator *allocator, double radius, col_geometry **out,
-                                      col_error *error)
+/* A sphere (half_height < 0) or a capsule, world-free. */
+static col_status round_create(const col_allocator *allocator, double half_height, double radius, col_geometry **out,
+                               col_error *error, const char *what)
 {
-    const char *what = "col_geometry_create_sphere";
     col_alloc a;
     col_status st = begin(allocator, out, error, what, &a);
     if (st != COL_OK) return st;
     char msg[200] = "";
     col_geometry *g;
-    st = col_geom_sphere(&a, radius, &g, msg, sizeof msg);
+    st = half_height < 0.0 ? col_geom_sphere(&a, radius, &g, msg, sizeof msg)
+                           : col_geom_capsule(&a, half_height, radius, &g, msg, sizeof msg);
     if (st != COL_OK) return fail(error, st, what, msg);
     return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_create_sphere(const col_allocator *allocator, double radius, col_geometry **out,
+                                      col_error *error)
+{
+    return round_create(allocator, -1.0, radius, out, error, "col_geometry_create_sphere");
 }
 
 col_status col_geometry_create_capsule(const col_allocator *allocator, double half_height, double radius,
                                        col_geometry **out, col_error *error)
 {
+    /* round_create reads a negative half height as "a sphere": refuse those here. */
     const char *what = "col_geometry_create_capsule";
-    col_alloc a;
-    col_status st = begin(allocator, out, error, what, &a);
-    if (st != COL_OK) return st;
-    char msg[200] = "";
-    col_geometry *g;
-    st = col_geom_capsule(&a, half_height, radius, &g, msg, sizeof msg);
-    if (st != COL_OK) return fail(error, st, what, msg);
-    return adopt(&a, g, out, error, what);
+    if (!(half_height > 0.0)) {
+        if (out != NULL) *out = NULL;
+        char msg[160];
+        snprintf(msg, sizeof msg, "capsule half height %g and radius %g: both must be finite numbers > 0 (a zero half "
+                                  "height is a sphere)", half_height, radius);
+        return fail(error, COL_ERR_INVALID_ARGUMENT, what, out == NULL ? "NULL out" : msg);
+    }
+    return round_create(allocator, half_height, radius, out, error, what);
 }
 
 col_status col_geometry_create_compound(const col_allocator *allocator, const col_geometry_child *children,

@@ -11,6 +11,7 @@
 
 #include "broadphase/sap.h"
 #include "lib/interframe.h"
+#include "lib/core/fnv.h"
 
 col_world_def col_default_world_def(void)
 {
@@ -297,24 +298,13 @@ void col_world_fat_aabb(const col_geometry *g, const col_xform *xf, const col_aa
     out->max = col_v3(fmax(c.x + h, tight->max.x), fmax(c.y + h, tight->max.y), fmax(c.z + h, tight->max.z));
 }
 
-/* FNV-1a over the bytes of a value. */
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 /* A pair list by slots and generations only: the ids' tags differ between two worlds
  * (and from run to run) that hold the same state. */
 static uint64_t fnv_pairs(uint64_t h, const col_pair *pairs, int n)
 {
     for (int i = 0; i < n; i++) {
         const uint32_t v[4] = {pairs[i].a.index1, pairs[i].a.generation, pairs[i].b.index1, pairs[i].b.generation};
-        h = fnv(h, v, sizeof v);
+        h = col_fnv1a(h, v, sizeof v);
     }
     return h;
 }
@@ -322,33 +312,33 @@ static uint64_t fnv_pairs(uint64_t h, const col_pair *pairs, int n)
 uint64_t col_world_hash(const col_world *world)
 {
     if (world == NULL) return 0;
-    uint64_t h = 14695981039346656037ULL;
+    uint64_t h = COL_FNV_OFFSET;
     const col_world *w = world;
-    h = fnv(h, &w->frame, sizeof w->frame);
+    h = col_fnv1a(h, &w->frame, sizeof w->frame);
     for (int s = 0; s < w->shape_ids.high_water; s++) {
         if (!w->shape_ids.live[s]) continue;
         const col_shape_rec *r = &w->shapes[s];
-        h = fnv(h, &s, sizeof s);
-        h = fnv(h, &w->shape_ids.generation[s], sizeof(uint32_t));
-        h = fnv(h, &r->body_count, sizeof r->body_count);
+        h = col_fnv1a(h, &s, sizeof s);
+        h = col_fnv1a(h, &w->shape_ids.generation[s], sizeof(uint32_t));
+        h = col_fnv1a(h, &r->body_count, sizeof r->body_count);
         h = col_geometry_hash(r->geom, h);
     }
     for (int b = 0; b < w->body_ids.high_water; b++) {
         if (!w->body_ids.live[b]) continue;
         const col_body_rec *r = &w->bodies[b];
-        h = fnv(h, &b, sizeof b);
-        h = fnv(h, &w->body_ids.generation[b], sizeof(uint32_t));
-        h = fnv(h, &r->pose, sizeof r->pose);
-        h = fnv(h, &r->user_data, sizeof r->user_data);
-        h = fnv(h, &r->shape, sizeof r->shape);
-        h = fnv(h, &r->group, sizeof r->group);
-        h = fnv(h, &r->mask, sizeof r->mask);
-        h = fnv(h, &r->is_static, sizeof r->is_static);
-        h = fnv(h, &r->max_linear_speed, sizeof r->max_linear_speed);
-        h = fnv(h, &r->max_angular_speed, sizeof r->max_angular_speed);
-        h = fnv(h, &r->disabled_count, sizeof r->disabled_count);
+        h = col_fnv1a(h, &b, sizeof b);
+        h = col_fnv1a(h, &w->body_ids.generation[b], sizeof(uint32_t));
+        h = col_fnv1a(h, &r->pose, sizeof r->pose);
+        h = col_fnv1a(h, &r->user_data, sizeof r->user_data);
+        h = col_fnv1a(h, &r->shape, sizeof r->shape);
+        h = col_fnv1a(h, &r->group, sizeof r->group);
+        h = col_fnv1a(h, &r->mask, sizeof r->mask);
+        h = col_fnv1a(h, &r->is_static, sizeof r->is_static);
+        h = col_fnv1a(h, &r->max_linear_speed, sizeof r->max_linear_speed);
+        h = col_fnv1a(h, &r->max_angular_speed, sizeof r->max_angular_speed);
+        h = col_fnv1a(h, &r->disabled_count, sizeof r->disabled_count);
     }
-    h = fnv(h, w->disabled.keys.data, (size_t)w->disabled.keys.count * sizeof(uint64_t));
+    h = col_fnv1a(h, w->disabled.keys.data, (size_t)w->disabled.keys.count * sizeof(uint64_t));
     h = fnv_pairs(h, col_results_current(&w->results)->data, col_results_current(&w->results)->count);
     h = fnv_pairs(h, w->results.began.data, w->results.began.count);
     h = fnv_pairs(h, w->results.ended.data, w->results.ended.count);

@@ -4,7 +4,8 @@
 #
 # colibri-scene-gen (bench/scene_gen.c, docs/scenes.md): the same options write the same
 # file; the records say what the options asked for (frames, shapes, bodies, points per
-# shape, shape assignment, a room every shape fits in, speeds and spins of the asked size);
+# shape, shape assignment, a room every shape fits in, speeds and spins of the asked size;
+# with --kinds round, spheres and capsules of the documented sizes in a version-2 file);
 # bad options are refused with exit status 2, a message and no file.
 set -eu
 gen=${1:?usage: scene_gen_test.sh COLIBRI_SCENE_GEN}
@@ -26,9 +27,23 @@ cmp -s "$tmp/a.scene" "$tmp/b.scene" || fail "two runs with the same options dif
 "$gen" $(echo "$args" | sed 's/--seed 7/--seed 8/') -o "$tmp/c.scene"
 cmp -s "$tmp/a.scene" "$tmp/c.scene" && fail "another seed wrote the same file"
 
+# awk: the radius of a hull record's nv points, read from the lines that follow it
+# (docs/scenes.md: the farthest point from the origin); each program defines fail().
+hull_radius_awk='
+function hull_radius(nv,    i, line, x, d, r) {
+    r = 0
+    for (i = 0; i < nv; i++) {
+        if ((getline line) <= 0) fail("short shape")
+        split(line, x, " ")
+        d = sqrt(x[1] * x[1] + x[2] * x[2] + x[3] * x[3])
+        if (d > r) r = d
+    }
+    return r
+}'
+
 # Every record checked against the options (docs/scenes.md); awk prints what is wrong.
 awk -v want_bodies=40 -v want_shapes=5 -v want_frames=17 -v vmin=9 -v vmax=12 \
-    -v speed=0.3 -v spin_deg=20 '
+    -v speed=0.3 -v spin_deg=20 "$hull_radius_awk"'
 function fail(msg) { print "scene_gen_test: line " NR ": " msg; bad = 1; exit 1 }
 /^#/ { next }
 NR == 1 { if ($0 != "colibri-scene 1") fail("first line is not colibri-scene 1"); next }
@@ -36,15 +51,10 @@ $1 == "room" { L = $2 + 0; next }
 $1 == "frames" { if ($2 != want_frames) fail("frames " $2); next }
 $1 == "shapes" { if ($2 != want_shapes) fail("shapes " $2); next }
 $1 == "shape" {
-    s = nshape++; nv = $2; r[s] = 0
+    s = nshape++; nv = $2
     # box shapes (even index with --kinds box,rod) have at least their 8 corners, rods at least vmin
     if (nv < vmin || nv > vmax) fail("shape " s " has " nv " points, not in " vmin ".." vmax)
-    for (i = 0; i < nv; i++) {
-        if ((getline line) <= 0) fail("short shape")
-        split(line, x, " ")
-        d = sqrt(x[1] * x[1] + x[2] * x[2] + x[3] * x[3])
-        if (d > r[s]) r[s] = d
-    }
+    r[s] = hull_radius(nv)
     next
 }
 $1 == "bodies" { if ($2 != want_bodies) fail("bodies " $2); next }
@@ -68,6 +78,73 @@ END {
     for (s = 0; s < nshape; s++) if (!(2 * r[s] < L)) { print "scene_gen_test: shape " s " does not fit the room"; exit 1 }
 }' "$tmp/a.scene" || fail "the scene does not match its options"
 
+# Spheres and capsules (--kinds round, docs/scenes.md): a version-2 scene, the same for the
+# same options; shape s is of kind round[s mod 8]; a sphere's R and a capsule's H + R in
+# [0.5, 1], a capsule's R / (H + R) in [0.12, 0.6]; bodies placed, moving and filling the
+# room (--density, bounding spheres of radius R or H + R) with the radius the reader uses.
+rargs="--seed 4 --bodies 50 --verts 6-9 --kinds round --shapes 16 --assign random --density 0.15 --speed 0.2 --spin 5 --frames 9"
+# shellcheck disable=SC2086
+"$gen" $rargs -o "$tmp/r1.scene"
+# shellcheck disable=SC2086
+"$gen" $rargs >"$tmp/r2.scene"
+cmp -s "$tmp/r1.scene" "$tmp/r2.scene" || fail "two round runs with the same options differ"
+awk -v want_bodies=50 -v want_shapes=16 -v want_frames=9 -v vmin=6 -v vmax=9 -v speed=0.2 -v density=0.15 "$hull_radius_awk"'
+function fail(msg) { print "scene_gen_test: round: line " NR ": " msg; bad = 1; exit 1 }
+BEGIN { split("ellipsoid sphere rod capsule plate sphere box capsule", kind, " ") }
+/^#/ { next }
+NR == 1 { if ($0 != "colibri-scene 2") fail("first line is not colibri-scene 2"); next }
+$1 == "room" { L = $2 + 0; next }
+$1 == "frames" { if ($2 != want_frames) fail("frames " $2); next }
+$1 == "shapes" { if ($2 != want_shapes) fail("shapes " $2); next }
+$1 == "sphere" || $1 == "capsule" || $1 == "shape" {
+    s = nshape++; want = kind[s % 8 + 1]
+    if ($1 == "sphere") {
+        if (want != "sphere") fail("shape " s " is a sphere, want a " want)
+        if (NF != 2) fail("sphere record with " NF " fields")
+        r[s] = $2 + 0
+    } else if ($1 == "capsule") {
+        if (want != "capsule") fail("shape " s " is a capsule, want a " want)
+        if (NF != 3 || !($2 > 0) || !($3 > 0)) fail("bad capsule record")
+        r[s] = $2 + $3; t = $3 / r[s]
+        if (t < 0.12 || t > 0.6) fail("capsule " s " has R / (H + R) = " t)
+        ncaps++
+    } else {
+        if (want == "sphere" || want == "capsule") fail("shape " s " is a hull, want a " want)
+        nv = $2; nhull++
+        if (nv < vmin || nv > vmax) fail("shape " s " has " nv " points, not in " vmin ".." vmax)
+        r[s] = hull_radius(nv)
+        next
+    }
+    if (r[s] < 0.5 || r[s] > 1) fail("shape " s " has radius " r[s] ", not in [0.5, 1]")
+    nround++
+    next
+}
+$1 == "bodies" { if ($2 != want_bodies) fail("bodies " $2); next }
+$1 == "b" {
+    b = nbody++; rr = r[$2]; used[$2] = 1
+    for (k = 3; k <= 5; k++) if ($k < rr || $k > L - rr) fail("body " b " starts outside [r, L - r]")
+    v = sqrt($10 * $10 + $11 * $11 + $12 * $12)
+    if (v < speed * rr * (1 - 1e-12) || v > speed * rr * (1 + 1e-12)) fail("body " b " speed " v ", want " speed * rr)
+    vol += 4 / 3 * 3.14159265358979323846 * rr * rr * rr
+    next
+}
+{ fail("unexpected record: " $0) }
+END {
+    if (bad) exit 1
+    if (nshape != want_shapes || nbody != want_bodies) { print "scene_gen_test: round: " nshape " shapes, " nbody " bodies"; exit 1 }
+    if (nhull != 8 || nround != 8 || ncaps != 4) { print "scene_gen_test: round: " nhull " hulls, " nround " spheres and capsules"; exit 1 }
+    got = vol / (L * L * L)
+    if (got < density * (1 - 1e-9) || got > density * (1 + 1e-9)) { print "scene_gen_test: round: density " got ", want " density; exit 1 }
+}' "$tmp/r1.scene" || fail "the round scene does not match its options"
+# One round kind alone, and a hull-only list still writes version 1.
+"$gen" --bodies 5 --kinds capsule --shapes 3 --frames 2 -o "$tmp/caps.scene"
+[ "$(grep -c '^capsule ' "$tmp/caps.scene")" = 3 ] || fail "--kinds capsule did not write 3 capsules"
+[ "$(grep -c '^\(shape\|sphere\) ' "$tmp/caps.scene")" = 0 ] || fail "--kinds capsule wrote other shapes"
+"$gen" --bodies 5 --kinds sphere,box --shapes 4 --frames 2 -o "$tmp/sph.scene"
+[ "$(grep -c '^sphere ' "$tmp/sph.scene")" = 2 ] || fail "--kinds sphere,box did not write 2 spheres"
+"$gen" --bodies 5 --kinds box --shapes 2 --frames 2 -o "$tmp/v1.scene"
+[ "$(head -1 "$tmp/v1.scene")" = "colibri-scene 1" ] || fail "a hull-only scene is not version 1"
+
 # A given --room is used as is.
 "$gen" --bodies 3 --room 7.5 --frames 2 -o "$tmp/room.scene"
 grep -qx 'room 7.5' "$tmp/room.scene" || fail "--room 7.5 not written as the room"
@@ -88,6 +165,7 @@ bad --bodies 12x
 bad --verts 3
 bad --verts 9-5
 bad --kinds cube
+bad --kinds spheres
 bad --kinds ,
 bad --density 0
 bad --density nan

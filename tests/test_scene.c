@@ -9,7 +9,10 @@
  * - bad values, one per line kind: NaN, infinities, overflow, negative and too large
  *   counts, NUL bytes, motions that overflow within the scene's frames;
  * - every truncation of a valid scene, and random mutations of it (fixed seed): each
- *   load fails with a "path:LINE: " message, or gives a scene whose poses are finite. */
+ *   load fails with a "path:LINE: " message, or gives a scene whose poses are finite;
+ * - version 2's sphere and capsule records (docs/scenes.md): their kind, sizes and radius
+ *   (R, or H + R, which the motion bounces with), "capsule 0 R" read as a sphere, bad
+ *   values, such records in a version-1 file, and a mesh record refused by name. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -74,6 +77,26 @@ static const char k_valid[] = "colibri-scene 1\n"
                               "b 0 1 2 3 1 0 0 0 0.1 0.2 0.3 0 0 0.1\n"
                               "b 1 5 5 5 0.5 0.5 0.5 0.5 -1 0 0 0.01 0.02 0.03\n"
                               "b\t0  8 8 8 0 1 0 0 0 0 0 0 0 0\n";
+
+/* A valid version-2 scene: spheres, capsules (one with H = 0, one with H = -0) and a hull. */
+static const char k_valid2[] = "colibri-scene 2\n"
+                               "room 10\n"
+                               "frames 5\n"
+                               "shapes 5\n"
+                               "sphere 0.5\n"
+                               "capsule 1 0.25   # H R\n"
+                               "shape 4\n"
+                               "0 0 0\n"
+                               "1 0 0\n"
+                               "0 1 0\n"
+                               "0 0 1\n"
+                               "capsule 0 2\n"
+                               "capsule -0 0.75\n"
+                               "bodies 4\n"
+                               "b 0 1 2 3 1 0 0 0 0.1 0.2 0.3 0 0 0.1\n"
+                               "b 1 5 5 5 0.5 0.5 0.5 0.5 -1 0 0 0.01 0.02 0.03\n"
+                               "b 3 8 8 8 0 1 0 0 0 0 0 0 0 0\n"
+                               "b 2 5 5 5 1 0 0 0 0 0 0 0 0 0\n";
 
 /* Loads text through a file in g_dir (name: tag.scene). Returns the load's result. */
 static bool load_file(const char *tag, const char *text, size_t len, bench_scene *sc, char *err, size_t errlen)
@@ -221,10 +244,10 @@ static void test_valid_scene(void **state)
     bench_scene_free(&sc);
 }
 
-/* The valid scene with line `line` (1-based, of k_valid) replaced by `with`. */
-static size_t with_line(int line, const char *with, char *out, size_t cap)
+/* The scene `base` with line `line` (1-based) replaced by `with`. */
+static size_t with_line_of(const char *base, int line, const char *with, char *out, size_t cap)
 {
-    const char *s = k_valid;
+    const char *s = base;
     size_t n = 0;
     for (int l = 1; *s != '\0'; l++) {
         const char *e = strchr(s, '\n');
@@ -239,16 +262,48 @@ static size_t with_line(int line, const char *with, char *out, size_t cap)
     return n;
 }
 
+/* k_valid with line `line` replaced by `with`. */
+static size_t with_line(int line, const char *with, char *out, size_t cap)
+{
+    return with_line_of(k_valid, line, with, out, cap);
+}
+
+/* One bad line: line `line` of a valid scene replaced by `with` must fail with a message
+ * containing `want`. */
+typedef struct line_case {
+    int line;
+    const char *with, *want;
+} line_case;
+
+/* Each case on base fails as it says; with at_line, at the line it replaced ("mem:LINE: "
+ * starts the message). */
+static void expect_line_cases(const char *base, const line_case *cases, size_t count, bool at_line)
+{
+    char buf[4096];
+    for (size_t i = 0; i < count; i++) {
+        size_t n = with_line_of(base, cases[i].line, cases[i].with, buf, sizeof buf);
+        bench_scene sc;
+        char err[300] = "";
+        bool ok = load_mem(buf, n, &sc, err, sizeof err);
+        if (ok) fail_msg("case %zu (line %d '%s') loaded", i, cases[i].line, cases[i].with);
+        if (at_line) {
+            char want[300];
+            snprintf(want, sizeof want, "mem:%d: %s", cases[i].line, cases[i].want);
+            if (strncmp(err, want, strlen(want)) != 0) fail_msg("case %zu: message '%s' is not '%s...'", i, err, want);
+        }
+        expect_failure(ok, &sc, err, "mem", cases[i].want);
+    }
+}
+
 static void test_bad_values(void **state)
 {
     (void)state;
     /* line numbers of k_valid: 1 header, 3 room, 4 frames, 5 shapes, 6 shape, 7-10
      * vertices, 11 shape, 17 bodies, 18-20 bodies */
-    static const struct {
-        int line;
-        const char *with, *want;
-    } cases[] = {
-        {1, "colibri-scene 2\n", "not a scene file"},
+    static const line_case cases[] = {
+        {1, "colibri-scene 3\n", "not a scene file"},
+        {1, "colibri-scene 0\n", "not a scene file"},
+        {1, "colibri-scene 2.0\n", "not a scene file"},
         {1, "\n", "not a scene file"},
         {3, "room nan\n", "expected 'room L'"},
         {3, "room inf\n", "expected 'room L'"},
@@ -296,15 +351,8 @@ static void test_bad_values(void **state)
         {18, "b 0 1 2 3 1 0 0 0 0 0 0 1e308 0 0\n", "angular velocity is too large"},
         {20, "b 0 8 8 8 0 1 0 0 0 0 0 0 0 0\nb 0 8 8 8 0 1 0 0 0 0 0 0 0 0\n", "after the last body"},
     };
+    expect_line_cases(k_valid, cases, sizeof cases / sizeof cases[0], false);
     char buf[4096];
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
-        size_t n = with_line(cases[i].line, cases[i].with, buf, sizeof buf);
-        bench_scene sc;
-        char err[300] = "";
-        bool ok = load_mem(buf, n, &sc, err, sizeof err);
-        if (ok) fail_msg("case %zu (line %d '%s') loaded", i, cases[i].line, cases[i].with);
-        expect_failure(ok, &sc, err, "mem", cases[i].want);
-    }
     /* A NUL byte inside a line. */
     size_t n = with_line(7, "0 0 0\n", buf, sizeof buf);
     char *p = strstr(buf, "1 0 0\n");
@@ -322,19 +370,119 @@ static void test_bad_values(void **state)
     assert_true(zeroed(&sc));
 }
 
-/* ---- truncations and mutations ---- */
+/* ---- version 2: spheres and capsules ---- */
 
-static void test_truncations(void **state)
+static void test_round_shapes(void **state)
 {
     (void)state;
-    size_t len = strlen(k_valid);
+    bench_scene sc;
+    char err[300] = "";
+    bool ok = load_file("valid2", k_valid2, strlen(k_valid2), &sc, err, sizeof err);
+    if (!ok) fail_msg("%s", err);
+    assert_int_equal(sc.shape_count, 5);
+    const bench_shape *sh = sc.shapes;
+    /* sphere 0.5 */
+    assert_int_equal(sh[0].kind, BENCH_SHAPE_SPHERE);
+    assert_true(sh[0].core_radius == 0.5 && sh[0].half_height == 0.0 && sh[0].radius == 0.5);
+    assert_int_equal(sh[0].vertex_count, 0);
+    assert_null(sh[0].vertices);
+    /* capsule 1 0.25: radius H + R */
+    assert_int_equal(sh[1].kind, BENCH_SHAPE_CAPSULE);
+    assert_true(sh[1].half_height == 1.0 && sh[1].core_radius == 0.25 && sh[1].radius == 1.25);
+    assert_int_equal(sh[1].vertex_count, 0);
+    /* the hull between them */
+    assert_int_equal(sh[2].kind, BENCH_SHAPE_HULL);
+    assert_int_equal(sh[2].vertex_count, 4);
+    assert_true(sh[2].radius == 1.0 && sh[2].core_radius == 0.0 && sh[2].half_height == 0.0);
+    /* capsule 0 2 and capsule -0 0.75 are spheres, with a +0 half height */
+    assert_int_equal(sh[3].kind, BENCH_SHAPE_SPHERE);
+    assert_true(sh[3].core_radius == 2.0 && sh[3].radius == 2.0);
+    assert_int_equal(sh[4].kind, BENCH_SHAPE_SPHERE);
+    assert_true(sh[4].core_radius == 0.75 && sh[4].radius == 0.75 && !signbit(sh[4].half_height));
+    assert_string_equal(bench_shape_kind_name(sh[1].kind), "capsule");
+    assert_int_equal(sc.body_count, 4);
+    check_poses_finite(&sc);
+    /* The bounce uses the capsule's H + R = 1.25: body 1 starts at x = 5 moving -1 per
+     * frame, meets the wall at x = 1.25 at t = 3.75 and is back at 1.5 at frame 4 (with
+     * the core radius 0.25 it would be at 1). */
+    assert_true(bench_scene_pose(&sc, 1, 3).p.x == 2.0);
+    assert_true(bench_scene_pose(&sc, 1, 4).p.x == 1.5);
+    /* A resting sphere of radius 2 at 8 stays at 8 (it just fits: 8 = L - R). */
+    assert_true(bench_scene_pose(&sc, 2, 4).p.x == 8.0);
+    err[0] = '\0';
+    assert_false(bench_scene_hulls_only(&sc, "p", "tool", err, sizeof err));
+    assert_string_equal(err, "p: shape 0 is a sphere: tool reads convex hulls only");
+    bench_scene_free(&sc);
+    assert_true(zeroed(&sc));
+
+    /* A version-2 file with hulls only is read as in version 1. */
+    char buf[4096];
+    size_t n = with_line(1, "colibri-scene 2\n", buf, sizeof buf);
+    ok = load_mem(buf, n, &sc, err, sizeof err);
+    if (!ok) fail_msg("%s", err);
+    assert_int_equal(sc.shape_count, 2);
+    assert_true(sc.shapes[0].kind == BENCH_SHAPE_HULL && sc.shapes[1].kind == BENCH_SHAPE_HULL);
+    assert_true(bench_scene_hulls_only(&sc, "p", "tool", err, sizeof err));
+    bench_scene_free(&sc);
+}
+
+static void test_round_bad_values(void **state)
+{
+    (void)state;
+    /* line numbers of k_valid2: 1 header, 5 sphere 0.5, 6 capsule 1 0.25, 7 shape 4,
+     * 12 capsule 0 2, 14 bodies */
+    static const line_case cases[] = {
+        {5, "sphere 0\n", "shape 0: expected 'sphere R' with a finite number R > 0"},
+        {5, "sphere -0\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere -1\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere nan\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere inf\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere 1e999\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere 1 1\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere 1x\n", "shape 0: expected 'sphere R'"},
+        {5, "sphere 5\n", "shape 0 does not fit in the room (2 * radius 10 >= L 10)"},
+        {5, "sphere 1e308\n", "shape 0 does not fit in the room"}, /* 2 R overflows */
+        {5, "ball 1\n", "expected shape 0 as 'shape N', 'sphere R' or 'capsule H R'"},
+        {5, "mesh 3 1\n", "shape 0 is a triangle mesh ('mesh NV NT'): meshes are not supported"},
+        {6, "capsule -1 1\n", "shape 1: expected 'capsule H R' with finite numbers H >= 0 and R > 0"},
+        {6, "capsule 1 0\n", "shape 1: expected 'capsule H R'"},
+        {6, "capsule 1 -0.5\n", "shape 1: expected 'capsule H R'"},
+        {6, "capsule nan 1\n", "shape 1: expected 'capsule H R'"},
+        {6, "capsule 1 inf\n", "shape 1: expected 'capsule H R'"},
+        {6, "capsule 1\n", "shape 1: expected 'capsule H R'"},
+        {6, "capsule 1 1 1\n", "shape 1: expected 'capsule H R'"},
+        {6, "capsule 3 2\n", "shape 1 does not fit in the room (2 * radius 10 >= L 10)"}, /* H, R fit alone */
+        {6, "capsule 1e308 1e308\n", "shape 1 does not fit in the room"},                /* H + R overflows */
+        {7, "shape 0\n", "expected 'shape N'"},
+        {12, "0 0 1\n", "expected shape 3 as 'shape N', 'sphere R' or 'capsule H R'"},
+        {14, "sphere 1\n", "expected 'bodies N'"},
+    };
+    expect_line_cases(k_valid2, cases, sizeof cases / sizeof cases[0], true);
+    /* The same scene as version 1: its first sphere record (line 5) is refused. */
+    char buf[4096];
+    size_t n = with_line_of(k_valid2, 1, "colibri-scene 1\n", buf, sizeof buf);
+    bench_scene sc;
+    char err[300] = "";
+    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem",
+                   "mem:5: shape 0: a 'sphere' record needs 'colibri-scene 2' (this file is version 1)");
+    /* A mesh record is refused in a version-1 file too, by name. */
+    n = with_line(6, "mesh 4 1\n", buf, sizeof buf);
+    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem", "mem:6: shape 0 is a triangle mesh");
+}
+
+/* ---- truncations and mutations ---- */
+
+static void truncations_of(const char *base, int bodies)
+{
+    size_t len = strlen(base);
     for (size_t n = 0; n < len; n++) {
         bench_scene sc;
         char err[300] = "";
-        bool ok = load_mem(k_valid, n, &sc, err, sizeof err);
+        bool ok = load_mem(base, n, &sc, err, sizeof err);
         /* only the file without its final newline is whole */
         if (n == len - 1 && ok) {
-            assert_int_equal(sc.body_count, 3);
+            assert_int_equal(sc.body_count, bodies);
             bench_scene_free(&sc);
             continue;
         }
@@ -342,16 +490,23 @@ static void test_truncations(void **state)
     }
 }
 
-static void test_mutations(void **state)
+static void test_truncations(void **state)
 {
     (void)state;
+    truncations_of(k_valid, 3);
+    truncations_of(k_valid2, 4);
+}
+
+static void mutations_of(const char *base, uint64_t seed, const char *what)
+{
     static const char alphabet[] = "0123456789 \n\t#.-+eEnaifxb\r";
-    rng_seed(0x5ce4e, "scene mutations");
-    size_t len = strlen(k_valid);
+    rng_seed(seed, what);
+    size_t len = strlen(base);
     char buf[1024];
+    assert_true(len + 8 < sizeof buf);
     int loaded = 0, runs = 20000;
     for (int r = 0; r < runs; r++) {
-        memcpy(buf, k_valid, len);
+        memcpy(buf, base, len);
         size_t n = len;
         int edits = 1 + (int)(rng_next() % 4);
         for (int e = 0; e < edits; e++) {
@@ -374,6 +529,16 @@ static void test_mutations(void **state)
         if (load_mem(buf, n, &sc, err, sizeof err)) {
             loaded++;
             check_poses_finite(&sc);
+            for (int s = 0; s < sc.shape_count; s++) {
+                const bench_shape *sh = &sc.shapes[s];
+                /* what the reader promises about every shape it returns */
+                assert_true(2.0 * sh->radius < sc.room);
+                if (sh->kind == BENCH_SHAPE_HULL)
+                    assert_true(sh->vertex_count > 0 && sh->vertices != NULL);
+                else
+                    assert_true(sh->core_radius > 0.0 && sh->vertex_count == 0 &&
+                                (sh->kind == BENCH_SHAPE_CAPSULE) == (sh->half_height > 0.0));
+            }
             bench_scene_free(&sc);
         } else {
             expect_failure(false, &sc, err, "mem", NULL);
@@ -381,8 +546,15 @@ static void test_mutations(void **state)
     }
     /* Some mutations keep the scene valid (a digit for a digit), most do not: both
      * branches ran. */
-    print_message("%d of %d mutated scenes loaded\n", loaded, runs);
+    print_message("%s: %d of %d mutated scenes loaded\n", what, loaded, runs);
     assert_true(loaded > 0 && loaded < runs);
+}
+
+static void test_mutations(void **state)
+{
+    (void)state;
+    mutations_of(k_valid, 0x5ce4e, "scene mutations");
+    mutations_of(k_valid2, 0x5ce4e2, "version-2 scene mutations");
 }
 
 int main(int argc, char **argv)
@@ -394,6 +566,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_bad_values),
         cmocka_unit_test(test_truncations),
         cmocka_unit_test(test_mutations),
+        cmocka_unit_test(test_round_shapes),
+        cmocka_unit_test(test_round_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -34,18 +34,9 @@
 #include "lib/world.h"
 #include "tests/test_util.h"
 #include "test_scenes.h"
+#include "lib/core/fnv.h"
 
 /* ---- helpers ---- */
-
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
 
 /* A pair list by slots and generations: the ids' world tags differ between the worlds
  * compared (include/colibri/id.h). */
@@ -53,7 +44,7 @@ static uint64_t fnv_pairs(uint64_t h, const col_pair *pairs, int n)
 {
     for (int i = 0; i < n; i++) {
         const uint32_t v[4] = {pairs[i].a.index1, pairs[i].a.generation, pairs[i].b.index1, pairs[i].b.generation};
-        h = fnv(h, v, sizeof v);
+        h = col_fnv1a(h, v, sizeof v);
     }
     return h;
 }
@@ -435,18 +426,18 @@ static uint64_t frame_hash(const col_world *w)
     col_world_get_counters(w, &c);
     int cnt[] = {c.bodies, c.static_bodies, c.broadphase_pairs, c.narrow_calls, c.colliding_pairs, c.began, c.ended,
                  col_sap_rebuild_count(w->sap)};
-    h = fnv(h, cnt, sizeof cnt);
+    h = col_fnv1a(h, cnt, sizeof cnt);
     int nrec = 0;
     const col_bp_pair *rec = col_pair_set_records(col_sap_pair_set(w->sap), &nrec);
     for (int i = 0; i < nrec; i++) {
-        h = fnv(h, &rec[i].a, sizeof rec[i].a);
-        h = fnv(h, &rec[i].b, sizeof rec[i].b);
-        h = fnv(h, &rec[i].user, sizeof rec[i].user);
+        h = col_fnv1a(h, &rec[i].a, sizeof rec[i].a);
+        h = col_fnv1a(h, &rec[i].b, sizeof rec[i].b);
+        h = col_fnv1a(h, &rec[i].user, sizeof rec[i].user);
         if (rec[i].user == COL_PAIR_NO_USER) continue;
         const col_pair_slot *slot = col_pair_cache_slot(&w->pair_cache, rec[i].user);
-        h = fnv(h, &slot->tested_frame, sizeof slot->tested_frame);
-        h = fnv(h, &slot->colliding, sizeof slot->colliding);
-        h = fnv(h, col_pair_cache_backend_data(&w->pair_cache, rec[i].user), w->backend->cache_size);
+        h = col_fnv1a(h, &slot->tested_frame, sizeof slot->tested_frame);
+        h = col_fnv1a(h, &slot->colliding, sizeof slot->colliding);
+        h = col_fnv1a(h, col_pair_cache_backend_data(&w->pair_cache, rec[i].user), w->backend->cache_size);
     }
     return h;
 }
@@ -806,7 +797,7 @@ typedef struct tw_run {
     char error[256];             /* the first failed call, or "" */
 } tw_run;
 
-static uint64_t tw_fold(uint64_t h, const void *data, size_t n) { return fnv(h, data, n); }
+static uint64_t tw_fold(uint64_t h, const void *data, size_t n) { return col_fnv1a(h, data, n); }
 
 static uint64_t tw_fold_double(uint64_t h, double v) { return tw_fold(h, &v, sizeof v); }
 

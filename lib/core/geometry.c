@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Building, copying and bounding the shape model (lib/core/geometry.h). */
 #include "lib/core/geometry.h"
+#include "lib/core/fnv.h"
 
 #include <float.h>
 #include <math.h>
@@ -378,26 +379,16 @@ void col_geometry_box_at(const col_geometry *g, const col_xform *xf, col_vec3 *m
     }
 }
 
-static uint64_t fnv(uint64_t h, const void *data, size_t n)
-{
-    const unsigned char *p = data;
-    for (size_t i = 0; i < n; i++) {
-        h ^= p[i];
-        h *= 1099511628211ULL;
-    }
-    return h;
-}
-
 uint64_t col_geometry_hash(const col_geometry *g, uint64_t h)
 {
-    h = fnv(h, &g->kind, sizeof g->kind);
+    h = col_fnv1a(h, &g->kind, sizeof g->kind);
     for (int i = 0; i < g->piece_count; i++) {
         const col_piece *p = &g->pieces[i];
         int n;
         const col_vec3 *c = col_piece_points(p, &n);
-        h = fnv(h, &p->kind, sizeof p->kind);
-        h = fnv(h, &p->radius, sizeof p->radius);
-        h = fnv(h, c, (size_t)n * sizeof *c);
+        h = col_fnv1a(h, &p->kind, sizeof p->kind);
+        h = col_fnv1a(h, &p->radius, sizeof p->radius);
+        h = col_fnv1a(h, c, (size_t)n * sizeof *c);
     }
     return h;
 }
