@@ -44,7 +44,11 @@
  * (relative to the extent), so that products of up to eight factors keep their error
  * terms in the normal range (expansion.h). */
 #define XP_MIN_COMPONENT 0x1p-120
-#define XP_ROUNDS 3
+#define XP_ROUNDS 4
+/* At most this many points of each body among the exact candidates. */
+#define XP_SET_MAX 6
+/* At most this many differences (before the two supports) in the tetrahedron test. */
+#define XP_TETRA_POINTS 10
 
 /* ---- points and supports ---- */
 
@@ -508,11 +512,46 @@ gave:
     return 0;
 }
 
+/* det(x, y, z) exactly. */
+static void xv_det(col_xp *out, const xvec *x, const xvec *y, const xvec *z)
+{
+    xvec c;
+    xv_cross(&c, y, z);
+    xv_dot(out, x, &c);
+}
+
+/* The origin in the closed tetrahedron of four differences b - a (exact): the cofactor
+ * weights of det(m1,m2,m3) m0 - det(m0,m2,m3) m1 + det(m0,m1,m3) m2 - det(m0,m1,m2) m3 = 0
+ * all of one sign and not all zero (col_origin_in_tetra's identity, decided exactly, so
+ * that it also proves an overlap of the cores by less than their rounding). Returns 1 if
+ * proven, 0 if not, -1 if the arithmetic gave up. */
+static int exact_origin_in_tetra(exact_ctx *ctx, const int *ia, const int *ib)
+{
+    xvec m[4];
+    ctx->bad = false;
+    for (int k = 0; k < 4; k++) xv_diff(ctx, &m[k], wpt(ctx->b, ctx->xb, ib[k]), wpt(ctx->a, ctx->xa, ia[k]));
+    if (ctx->bad) return -1;
+    col_xp mu[4];
+    xv_det(&mu[0], &m[1], &m[2], &m[3]);
+    xv_det(&mu[1], &m[0], &m[2], &m[3]);
+    col_xp_negate(&mu[1]);
+    xv_det(&mu[2], &m[0], &m[1], &m[3]);
+    xv_det(&mu[3], &m[0], &m[1], &m[2]);
+    col_xp_negate(&mu[3]);
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        if (mu[k].bad) return -1;
+        pos += col_xp_sign(&mu[k]) > 0;
+        neg += col_xp_sign(&mu[k]) < 0;
+    }
+    return (pos == 0 || neg == 0) && pos + neg > 0;
+}
+
 static int add_unique(int *list, int *n, int v)
 {
     for (int i = 0; i < *n; i++)
         if (list[i] == v) return 0;
-    if (*n >= 4) return 0;
+    if (*n >= XP_SET_MAX) return 0;
     list[(*n)++] = v;
     return 1;
 }
@@ -538,21 +577,51 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         r.t[i] = t;
     }
     col_xp_mul(&ctx.r2, &r, &r);
-    int sa[4], sb[4], na = 0, nb = 0;
+    int sa[XP_SET_MAX], sb[XP_SET_MAX], na = 0, nb = 0;
     for (int k = 0; k < s->n; k++) {
         add_unique(sa, &na, s->ia[k]);
         add_unique(sb, &nb, s->ib[k]);
     }
+    /* Overlapping cores (R = 0 within rounding): tetrahedra of differences around the
+     * origin, from the simplex's points of A against those of B (an edge-edge face of the
+     * difference is a parallelogram, of which the simplex may hold the wrong half) and
+     * the supports on both sides of the simplex's plane. */
+    int pa[XP_TETRA_POINTS + 2], pb[XP_TETRA_POINTS + 2], np = 0;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb && np < XP_TETRA_POINTS; j++) {
+            pa[np] = sa[i];
+            pb[np++] = sb[j];
+        }
+    if (s->n == 3) {
+        col_vec3 nrm = col_cross(col_sub(s->d[1], s->d[0]), col_sub(s->d[2], s->d[0]));
+        for (int sg = 0; sg < 2; sg++) {
+            col_vec3 dir = sg ? col_neg(nrm) : nrm;
+            int ja = support(a, xa, col_neg(dir)), jb = support(b, xb, dir);
+            int dup = 0;
+            for (int k = 0; k < np; k++) dup |= pa[k] == ja && pb[k] == jb;
+            if (!dup) {
+                pa[np] = ja;
+                pb[np++] = jb;
+            }
+        }
+    }
+    for (int i = 0; i < np; i++)
+        for (int j = i + 1; j < np; j++)
+            for (int k = j + 1; k < np; k++)
+                for (int l = k + 1; l < np; l++) {
+                    int qa[4] = {pa[i], pa[j], pa[k], pa[l]}, qb[4] = {pb[i], pb[j], pb[k], pb[l]};
+                    if (exact_origin_in_tetra(&ctx, qa, qb) == 1) return 1;
+                }
     xvec sdir;
     for (int round = 0; round < XP_ROUNDS; round++) {
-        int new_a = -1, new_b = -1;
+        int new_a = -1, new_b = -1, best_k = 0;
         for (int ma = 1; ma < (1 << na); ma++) {
-            int ca[4], ka = 0;
+            int ca[XP_SET_MAX], ka = 0;
             for (int i = 0; i < na; i++)
                 if (ma & (1 << i)) ca[ka++] = sa[i];
             if (ka > 3) continue;
             for (int mb = 1; mb < (1 << nb); mb++) {
-                int cb[4], kb = 0;
+                int cb[XP_SET_MAX], kb = 0;
                 for (int i = 0; i < nb; i++)
                     if (mb & (1 << i)) cb[kb++] = sb[i];
                 if (kb > 3 || ka + kb > 4) continue;
@@ -566,12 +635,16 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
                     if (!col_unit_robust(ap, axis)) *axis = col_v3(1, 0, 0);
                     return -1;
                 }
-                if (ctx.ext_a >= 0 && new_a < 0) new_a = ctx.ext_a;
-                if (ctx.ext_b >= 0 && new_b < 0) new_b = ctx.ext_b;
+                if (ctx.ext_a >= 0 && ka + kb > best_k) {
+                    best_k = ka + kb;
+                    new_a = ctx.ext_a;
+                    new_b = ctx.ext_b;
+                }
             }
         }
         /* No proof: the simplex missed the closest features; the extreme points of the
-         * first failed separation test join the candidates. */
+         * largest candidate's failed separation test (the support point GJK would add
+         * next, found exactly) join the candidates. */
         int grew = 0;
         if (new_a >= 0) grew |= add_unique(sa, &na, new_a);
         if (new_b >= 0) grew |= add_unique(sb, &nb, new_b);

@@ -738,6 +738,9 @@ static void one_pair(tally *t, int ka, int kb, double size, double spread, int m
     if (near) {
         t->near++;
         t->near_agree += res.colliding == truth;
+        if (res.colliding != truth || res.fallbacks == 2)
+            print_message("near: kinds %d %d (n %d %d) size %g mode %d dist-r %.3g answer %d truth %d fallbacks %d\n", ka,
+                          kb, a.n, b.n, size, mode, dist - r, res.colliding, truth, res.fallbacks);
     } else {
         t->far++;
         t->far_agree += res.colliding == truth;
