@@ -47,8 +47,8 @@
 #define XP_ROUNDS 4
 /* At most this many points of each body among the exact candidates. */
 #define XP_SET_MAX 6
-/* At most this many differences (before the two supports) in the tetrahedron test. */
-#define XP_TETRA_POINTS 10
+/* At most this many differences in the tetrahedron tests. */
+#define XP_TETRA_POINTS 16
 
 /* ---- points and supports ---- */
 
@@ -233,6 +233,17 @@ static col_vec3 gjk(const col_core *a, const col_xform *xa, const col_core *b, c
     }
     *iterations = it;
     return v;
+}
+
+/* A unit vector perpendicular to a non-zero u. */
+static col_vec3 any_perpendicular(col_vec3 u)
+{
+    col_vec3 t = fabs(u.x) <= fabs(u.y) && fabs(u.x) <= fabs(u.z) ? col_v3(1, 0, 0)
+                 : fabs(u.y) <= fabs(u.z)                         ? col_v3(0, 1, 0)
+                                                                  : col_v3(0, 0, 1);
+    col_vec3 r;
+    if (!col_unit_robust(col_cross(u, t), &r)) r = col_v3(1, 0, 0);
+    return r;
 }
 
 /* ---- the double filters ---- */
@@ -556,6 +567,37 @@ static int add_unique(int *list, int *n, int v)
     return 1;
 }
 
+/* Differences b - a by index pairs, for the tetrahedron tests. */
+typedef struct dpoints {
+    int ia[XP_TETRA_POINTS], ib[XP_TETRA_POINTS], n;
+} dpoints;
+
+static int dp_add(dpoints *dp, int ia, int ib)
+{
+    for (int k = 0; k < dp->n; k++)
+        if (dp->ia[k] == ia && dp->ib[k] == ib) return 0;
+    if (dp->n >= XP_TETRA_POINTS) return 0;
+    dp->ia[dp->n] = ia;
+    dp->ib[dp->n++] = ib;
+    return 1;
+}
+
+/* The tetrahedra of dp with at least one point of index >= from: 1 if one holds the
+ * origin (proven exactly). */
+static int dp_tetrahedra(exact_ctx *ctx, const dpoints *dp, int from)
+{
+    for (int l = 3; l < dp->n; l++)
+        for (int k = 2; k < l; k++)
+            for (int j = 1; j < k; j++)
+                for (int i = 0; i < j; i++) {
+                    if (l < from) continue;
+                    int qa[4] = {dp->ia[i], dp->ia[j], dp->ia[k], dp->ia[l]};
+                    int qb[4] = {dp->ib[i], dp->ib[j], dp->ib[k], dp->ib[l]};
+                    if (exact_origin_in_tetra(ctx, qa, qb) == 1) return 1;
+                }
+    return 0;
+}
+
 /* The exact stage over the candidates of the simplex: 1 colliding, -1 separated (axis
  * set to the exact direction, rounded), 0 undecided. */
 static int exact_decide(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb, int e,
@@ -583,37 +625,37 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         add_unique(sb, &nb, s->ib[k]);
     }
     /* Overlapping cores (R = 0 within rounding): tetrahedra of differences around the
-     * origin, from the simplex's points of A against those of B (an edge-edge face of the
-     * difference is a parallelogram, of which the simplex may hold the wrong half) and
-     * the supports on both sides of the simplex's plane. */
-    int pa[XP_TETRA_POINTS + 2], pb[XP_TETRA_POINTS + 2], np = 0;
+     * origin. The differences tried: the simplex's points of A against those of B (an
+     * edge-edge face of the difference is a parallelogram, of which the simplex may hold
+     * the wrong half), supports along directions across the simplex's affine hull, and
+     * each round's exact support point (below): an exact GJK in effect. */
+    dpoints dp;
+    dp.n = 0;
     for (int i = 0; i < na; i++)
-        for (int j = 0; j < nb && np < XP_TETRA_POINTS; j++) {
-            pa[np] = sa[i];
-            pb[np++] = sb[j];
-        }
+        for (int j = 0; j < nb; j++) dp_add(&dp, sa[i], sb[j]);
+    col_vec3 dirs[6];
+    int nd = 0;
     if (s->n == 3) {
-        col_vec3 nrm = col_cross(col_sub(s->d[1], s->d[0]), col_sub(s->d[2], s->d[0]));
-        for (int sg = 0; sg < 2; sg++) {
-            col_vec3 dir = sg ? col_neg(nrm) : nrm;
-            int ja = support(a, xa, col_neg(dir)), jb = support(b, xb, dir);
-            int dup = 0;
-            for (int k = 0; k < np; k++) dup |= pa[k] == ja && pb[k] == jb;
-            if (!dup) {
-                pa[np] = ja;
-                pb[np++] = jb;
-            }
-        }
+        dirs[nd++] = col_cross(col_sub(s->d[1], s->d[0]), col_sub(s->d[2], s->d[0]));
+    } else if (s->n == 2 && col_max_abs(col_sub(s->d[1], s->d[0])) > 0.0) {
+        dirs[nd] = any_perpendicular(col_pow2_unit(col_sub(s->d[1], s->d[0]), NULL));
+        dirs[nd + 1] = col_cross(col_pow2_unit(col_sub(s->d[1], s->d[0]), NULL), dirs[nd]);
+        nd += 2;
+    } else {
+        dirs[nd++] = col_v3(1, 0, 0);
+        dirs[nd++] = col_v3(0, 1, 0);
+        dirs[nd++] = col_v3(0, 0, 1);
     }
-    for (int i = 0; i < np; i++)
-        for (int j = i + 1; j < np; j++)
-            for (int k = j + 1; k < np; k++)
-                for (int l = k + 1; l < np; l++) {
-                    int qa[4] = {pa[i], pa[j], pa[k], pa[l]}, qb[4] = {pb[i], pb[j], pb[k], pb[l]};
-                    if (exact_origin_in_tetra(&ctx, qa, qb) == 1) return 1;
-                }
+    for (int k = 0; k < nd; k++)
+        for (int sg = 0; sg < 2; sg++) {
+            col_vec3 dir = sg ? col_neg(dirs[k]) : dirs[k];
+            dp_add(&dp, support(a, xa, col_neg(dir)), support(b, xb, dir));
+        }
+    int tested = 0;
     xvec sdir;
     for (int round = 0; round < XP_ROUNDS; round++) {
+        if (dp_tetrahedra(&ctx, &dp, tested)) return 1;
+        tested = dp.n;
         int new_a = -1, new_b = -1, best_k = 0;
         for (int ma = 1; ma < (1 << na); ma++) {
             int ca[XP_SET_MAX], ka = 0;
@@ -645,12 +687,13 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         /* No proof: the simplex missed the closest features; the extreme points of the
          * largest candidate's failed separation test (the support point GJK would add
          * next, found exactly) join the candidates. */
-        int grew = 0;
-        if (new_a >= 0) grew |= add_unique(sa, &na, new_a);
-        if (new_b >= 0) grew |= add_unique(sb, &nb, new_b);
+        if (new_a < 0) break;
+        int grew = dp_add(&dp, new_a, new_b);
+        grew |= add_unique(sa, &na, new_a);
+        grew |= add_unique(sb, &nb, new_b);
         if (!grew) break;
     }
-    return 0;
+    return dp_tetrahedra(&ctx, &dp, tested);
 }
 
 void col_rounded_query(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb,
@@ -744,16 +787,6 @@ static void try_axis(const col_core *a, const col_xform *xa, const col_core *b, 
     }
 }
 
-/* A unit vector perpendicular to a non-zero u. */
-static col_vec3 any_perpendicular(col_vec3 u)
-{
-    col_vec3 t = fabs(u.x) <= fabs(u.y) && fabs(u.x) <= fabs(u.z) ? col_v3(1, 0, 0)
-                 : fabs(u.y) <= fabs(u.z)                         ? col_v3(0, 1, 0)
-                                                                  : col_v3(0, 0, 1);
-    col_vec3 r;
-    if (!col_unit_robust(col_cross(u, t), &r)) r = col_v3(1, 0, 0);
-    return r;
-}
 
 /* The least penetration over the separating-axis candidates (Ericson, Real-Time Collision
  * Detection, section 5.2.1): face normals of hull cores (outward of a, inward of b),
