@@ -44,7 +44,7 @@
  * (relative to the extent), so that products of up to eight factors keep their error
  * terms in the normal range (expansion.h). */
 #define XP_MIN_COMPONENT 0x1p-120
-#define XP_ROUNDS 4
+#define XP_ROUNDS 6
 /* At most this many points of each body among the exact candidates. */
 #define XP_SET_MAX 6
 /* At most this many differences in the tetrahedron tests. */
@@ -419,7 +419,8 @@ static int exact_separated(exact_ctx *ctx, const xvec *s)
  * vectors in all. The Minkowski feature is w + span(edges) with w = b0 - a0, edges
  * b_k - b0 and a0 - a_k (2-term expansions: differences of doubles). Returns 1
  * colliding proven, -1 separated proven (*sdir the exact direction), 0 neither. */
-static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib, int nb, xvec *sdir, bool *gave_up)
+static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib, int nb, xvec *sdir, bool *gave_up,
+                           double *approx_d2)
 {
     xvec w, e[2];
     int from_a[2], q = 0;
@@ -447,6 +448,7 @@ static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib,
         if (t.bad) goto gave;
         if (col_xp_sign(&t) <= 0) return 1;
         if (xv_zero(&w)) return 0;
+        *approx_d2 = col_xp_approx(&d2);
     } else if (q == 1) {
         col_xp ee, we;
         xv_dot(&ee, &e[0], &e[0]);
@@ -464,6 +466,7 @@ static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib,
         if (v.bad || xv_bad(&c)) goto gave;
         if (in_conv && col_xp_sign(&v) <= 0) return 1;
         if (!in_conv) return 0;
+        *approx_d2 = col_xp_approx(&d2) / col_xp_approx(&ee);
         for (int i = 0; i < 3; i++) { /* s = w ee + e te = ee p */
             col_xp_mul(&t, &w.c[i], &ee);
             col_xp_mul(&u, &e[0].c[i], &we);
@@ -511,6 +514,7 @@ static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib,
         col_xp_sub(&v, &d2, &u);
         if (v.bad) goto gave;
         if (col_xp_sign(&v) <= 0) return 1;
+        *approx_d2 = col_xp_approx(&d2) / col_xp_approx(&nn);
         *sdir = n;
         if (col_xp_sign(&nw) < 0)
             for (int i = 0; i < 3; i++) col_xp_negate(&sdir->c[i]);
@@ -657,6 +661,7 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         if (dp_tetrahedra(&ctx, &dp, tested)) return 1;
         tested = dp.n;
         int new_a = -1, new_b = -1, best_k = 0;
+        double best_d2 = INFINITY;
         for (int ma = 1; ma < (1 << na); ma++) {
             int ca[XP_SET_MAX], ka = 0;
             for (int i = 0; i < na; i++)
@@ -669,7 +674,8 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
                 if (kb > 3 || ka + kb > 4) continue;
                 bool gave_up = false;
                 ctx.ext_a = ctx.ext_b = -1;
-                int r2 = exact_candidate(&ctx, ca, ka, cb, kb, &sdir, &gave_up);
+                double ad2 = INFINITY;
+                int r2 = exact_candidate(&ctx, ca, ka, cb, kb, &sdir, &gave_up, &ad2);
                 if (r2 == 1) return 1;
                 if (r2 == -1) {
                     col_vec3 ap = col_v3(col_xp_approx(&sdir.c[0]), col_xp_approx(&sdir.c[1]),
@@ -677,16 +683,19 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
                     if (!col_unit_robust(ap, axis)) *axis = col_v3(1, 0, 0);
                     return -1;
                 }
-                if (ctx.ext_a >= 0 && ka + kb > best_k) {
+                if (ctx.ext_a >= 0 && (ad2 < best_d2 || (ad2 == best_d2 && ka + kb > best_k))) {
+                    best_d2 = ad2;
                     best_k = ka + kb;
                     new_a = ctx.ext_a;
                     new_b = ctx.ext_b;
                 }
             }
         }
-        /* No proof: the simplex missed the closest features; the extreme points of the
-         * largest candidate's failed separation test (the support point GJK would add
-         * next, found exactly) join the candidates. */
+        /* No proof: the simplex missed the closest features. The nearest candidate whose
+         * projection lies in its feature is (up to the rounding of this choice) the
+         * closest point of the candidates' hull; the extreme points of its failed
+         * separation test are the support point GJK would add next, found exactly: they
+         * join the candidates (an exact GJK step). */
         if (new_a < 0) break;
         int grew = dp_add(&dp, new_a, new_b);
         grew |= add_unique(sa, &na, new_a);
