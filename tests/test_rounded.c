@@ -833,6 +833,63 @@ static void test_tiny_and_far(void **state)
     run_pairs("test_far", 0xfa7ULL, (long)(10000 * test_scale()), far, 2, far_spreads, 2, 200);
 }
 
+/* col_core_distance_query against the oracle: apart, the distance within 1e-9 relative
+ * (plus 1e-12 of the size: the rounding of the world points), the points that far apart
+ * and the normal along them; overlapping by more than 1e-6 of the size, the overlap flag,
+ * and b moved by (depth + 1e-9 size) along the normal no longer meets a (exact LP). */
+static void test_core_distance(void **state)
+{
+    (void)state;
+    rng_seed(0xd157a9ceULL, "test_core_distance");
+    long n = (long)(6000 * test_scale()), apart = 0, over = 0, its = 0;
+    const double sizes[3] = {1e-3, 1.0, 1e3};
+    double worst = 0.0;
+    for (long i = 0; i < n; i++) {
+        piece a, b;
+        double size = sizes[i % 3];
+        make_piece(&a, (int)(urand() * 3.0), size);
+        make_piece(&b, (int)(urand() * 3.0), size);
+        col_xform xa = random_xform(10.0 * size), xb = random_xform(10.0 * size);
+        double target = size * pow(10.0, urange(-6.0, 0.0)) * (urand() < 0.3 ? -1.0 : 1.0);
+        if (place_pair(&a, &xa, &b, &xb, size, target)) {
+            col_core_distance cd;
+            col_core_distance_query(&a.core, &xa, &b.core, &xb, &cd);
+            its += cd.iterations;
+            assert_true(fabs(col_len(cd.normal) - 1.0) < 1e-12);
+            mpq_t d2;
+            mpq_init(d2);
+            exact_dist2(&a, &b, d2);
+            double dist = sqrt(mpq_get_d(d2));
+            if (dist > 0.0) {
+                apart++;
+                assert_false(cd.overlap);
+                double err = fabs(cd.distance - dist);
+                worst = fmax(worst, err / (dist + size));
+                if (!(err <= 1e-9 * dist + 1e-12 * size))
+                    print_message("distance %.17g exact %.17g kinds %d %d\n", cd.distance, dist, a.kind, b.kind);
+                assert_true(err <= 1e-9 * dist + 1e-12 * size);
+                col_vec3 d = col_sub(cd.point_b, cd.point_a);
+                assert_true(fabs(col_len(d) - dist) <= 1e-9 * dist + 1e-12 * size);
+                assert_true(fabs(col_dot(d, cd.normal) - dist) <= 1e-9 * dist + 1e-12 * size);
+            } else if (target < -1e-6 * size) {
+                over++;
+                assert_true(cd.overlap);
+                assert_true(cd.depth >= 0.0);
+                xb.p = col_add(xb.p, col_scale(cd.normal, cd.depth + 1e-9 * size));
+                place(&b, &xb);
+                assert_int_equal(intersect_scaled(&a, &b), 0);
+            }
+            mpq_clear(d2);
+        }
+        piece_free(&a);
+        piece_free(&b);
+    }
+    print_message("  %ld apart (worst error %.3g of distance + size), %ld overlapping moved apart by depth; %.2f GJK "
+                  "steps a query\n",
+                  apart, worst, over, (double)its / (double)(n > 0 ? n : 1));
+    assert_true(apart > n / 2 && over > n / 10);
+}
+
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
@@ -841,6 +898,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_random_pairs),
         cmocka_unit_test(test_tiny_and_far),
+        cmocka_unit_test(test_core_distance),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
     for (int i = 0; i < 12; i++) mpq_clear(T[i]);
