@@ -890,12 +890,82 @@ static void test_core_distance(void **state)
     assert_true(apart > n / 2 && over > n / 10);
 }
 
+/* Exact touching by construction, and one ulp either side: spheres, crossing capsules, a
+ * sphere on a cube's face (also 1e15 from the origin), two cubes sharing a corner. */
+static col_xform at(double x, double y, double z)
+{
+    col_xform t;
+    memset(&t, 0, sizeof t);
+    t.R.m[0] = t.R.m[4] = t.R.m[8] = 1.0;
+    t.p = col_v3(x, y, z);
+    return t;
+}
+
+static int collides(const col_core *a, col_xform xa, const col_core *b, col_xform xb, int *fallbacks)
+{
+    col_np_result r;
+    col_rounded_query(a, &xa, b, &xb, &r);
+    *fallbacks = r.fallbacks;
+    if (!r.colliding) assert_true(r.gap > 0.0);
+    return r.colliding;
+}
+
+static void test_exact_touching(void **state)
+{
+    (void)state;
+    int fb;
+    col_vec3 o = col_v3(0, 0, 0);
+    col_core s1 = {&o, 1, NULL, 1.0}, s2 = {&o, 1, NULL, 2.0}, s2m = {&o, 1, NULL, nextafter(2.0, 0.0)};
+    assert_true(collides(&s1, at(0, 0, 0), &s2, at(3, 0, 0), &fb));
+    assert_int_equal(fb, 1);
+    assert_false(collides(&s1, at(0, 0, 0), &s2m, at(3, 0, 0), &fb));
+    assert_int_equal(fb, 1);
+    assert_false(collides(&s1, at(0, 0, 0), &s2, at(nextafter(3.0, 4.0), 0, 0), &fb));
+
+    col_vec3 sa[2] = {{-1, 0, 0}, {1, 0, 0}}, sb[2] = {{0, -1, 0}, {0, 1, 0}};
+    col_core ca = {sa, 2, NULL, 0.25}, cb = {sb, 2, NULL, 0.5};
+    assert_true(collides(&ca, at(0, 0, 0), &cb, at(0.125, 0.25, 0.75), &fb));
+    assert_int_equal(fb, 1);
+    assert_false(collides(&ca, at(0, 0, 0), &cb, at(0.125, 0.25, nextafter(0.75, 1.0)), &fb));
+    /* parallel capsules, touching along a stretch */
+    col_core cc = {sa, 2, NULL, 0.5};
+    assert_true(collides(&ca, at(0, 0, 0), &cc, at(0.5, 0.75, 0), &fb));
+    assert_false(collides(&ca, at(0, 0, 0), &cc, at(0.5, nextafter(0.75, 1.0), 0), &fb));
+
+    col_vec3 cube[8];
+    for (int i = 0; i < 8; i++) cube[i] = col_v3(i & 1 ? 1 : -1, i & 2 ? 1 : -1, i & 4 ? 1 : -1);
+    col_hull h;
+    char err[200];
+    assert_int_equal(col_hull_build(&g_alloc, cube, 8, &h, err, sizeof err), COL_OK);
+    col_core box = {h.vertices, h.vertex_count, &h, 0.0}, ball = {&o, 1, NULL, 0.5};
+    col_core ball_up = {&o, 1, NULL, 0.5 + 0x1p-52}; /* reaches exactly one ulp of 1.5 further */
+    for (int far = 0; far < 2; far++) {
+        double X = far ? 1e15 : 0.0;
+        assert_true(collides(&box, at(X, 0, 0), &ball, at(X + 1.5, 0.25, -0.5), &fb));
+        assert_int_equal(fb, 1);
+        double next = nextafter(X + 1.5, INFINITY);
+        assert_false(collides(&box, at(X, 0, 0), &ball, at(next, 0.25, -0.5), &fb));
+        if (far) /* 0.125 beyond at 1e15: does not reach */
+            assert_false(collides(&box, at(X, 0, 0), &ball_up, at(next, 0.25, -0.5), &fb));
+        else
+            assert_true(collides(&box, at(X, 0, 0), &ball_up, at(next, 0.25, -0.5), &fb));
+    }
+    /* two cubes sharing one corner exactly (radius 0: the hull-hull case), then apart */
+    assert_true(collides(&box, at(0, 0, 0), &box, at(2, 2, 2), &fb));
+    assert_false(collides(&box, at(0, 0, 0), &box, at(2, 2, nextafter(2.0, 3.0)), &fb));
+    /* a sphere touching the cube's edge */
+    assert_true(collides(&box, at(0, 0, 0), &ball, at(1.5, 1, 0.25), &fb));
+    assert_false(collides(&box, at(0, 0, 0), &ball, at(nextafter(1.5, 2.0), 1, 0.25), &fb));
+    col_hull_free(&g_alloc, &h);
+}
+
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
     for (int i = 0; i < 12; i++) mpq_init(T[i]);
     for (int i = 0; i < 8; i++) qv_init(&V[i]);
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_exact_touching),
         cmocka_unit_test(test_random_pairs),
         cmocka_unit_test(test_tiny_and_far),
         cmocka_unit_test(test_core_distance),
