@@ -44,7 +44,7 @@
  * (relative to the extent), so that products of up to eight factors keep their error
  * terms in the normal range (expansion.h). */
 #define XP_MIN_COMPONENT 0x1p-120
-#define XP_ROUNDS 6
+#define XP_ROUNDS 8
 /* At most this many points of each body among the exact candidates. */
 #define XP_SET_MAX 6
 /* At most this many differences in the tetrahedron tests. */
@@ -661,6 +661,8 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         if (dp_tetrahedra(&ctx, &dp, tested)) return 1;
         tested = dp.n;
         int new_a = -1, new_b = -1, best_k = 0;
+        dpoints feat;
+        feat.n = 0;
         double best_d2 = INFINITY;
         for (int ma = 1; ma < (1 << na); ma++) {
             int ca[XP_SET_MAX], ka = 0;
@@ -688,6 +690,9 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
                     best_k = ka + kb;
                     new_a = ctx.ext_a;
                     new_b = ctx.ext_b;
+                    feat.n = 0;
+                    for (int i = 0; i < ka; i++)
+                        for (int j = 0; j < kb; j++) dp_add(&feat, ca[i], cb[j]);
                 }
             }
         }
@@ -697,6 +702,9 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
          * separation test are the support point GJK would add next, found exactly: they
          * join the candidates (an exact GJK step). */
         if (new_a < 0) break;
+        /* GJK's next simplex: the nearest feature's differences and the new support
+         * point (the overlap case: its tetrahedra may hold the origin). */
+        if (dp_add(&feat, new_a, new_b) && dp_tetrahedra(&ctx, &feat, feat.n - 1)) return 1;
         int grew = dp_add(&dp, new_a, new_b);
         grew |= add_unique(sa, &na, new_a);
         grew |= add_unique(sb, &nb, new_b);

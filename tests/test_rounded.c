@@ -812,6 +812,7 @@ static void run_pairs(const char *name, uint64_t seed, long n, const double *siz
     assert_true(t.pairs > n / 2);
     assert_int_equal(t.far_agree, t.far);
     assert_int_equal(t.near_agree, t.near);
+    assert_int_equal(t.undecided, 0); /* every answer a proof (none answered colliding by default) */
     assert_true(t.near > t.pairs / near_min_divisor); /* the generator does reach the exact band */
 }
 
