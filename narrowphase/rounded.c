@@ -307,7 +307,9 @@ static double certified_gap(const col_core *a, const col_xform *xa, const col_co
     double s1 = fabs(s.x) + fabs(s.y) + fabs(s.z);
     double bound = 10.0 * COL_U * s1 * ext + 2.0 * DBL_EPSILON * (fabs(g) + rup) + 4.0 * COL_UNDERFLOW_ERR;
     double cert = raw - bound;
-    return cert > 0.0 ? cert * (1.0 - 2.0 * DBL_EPSILON) : cert;
+    /* divided by |s|'s bound L = 1 + 4 eps (times 1 - 8 eps), so that also
+     * gap <= (min s.b - max s.a) / |s| - R <= dist - R */
+    return cert > 0.0 ? cert * (1.0 - 8.0 * DBL_EPSILON) : cert;
 }
 
 /* ---- the exact stage ---- */
@@ -321,7 +323,7 @@ typedef struct exact_ctx {
     const col_xform *xa, *xb;
     int e;
     bool bad;          /* an input could not be represented exactly (XP_MIN_COMPONENT) */
-    col_xp r2;         /* (R 2^-e)^2 */
+    col_xp r, r2;      /* R 2^-e and its square */
     col_vec3 centre;   /* world point a0: the separation tests run on p - centre */
     int ext_a, ext_b;  /* extreme indices of the last exact separation test */
 } exact_ctx;
@@ -377,10 +379,9 @@ static int xp_cmp(const col_xp *x, const col_xp *y, bool *bad)
     return col_xp_sign(&d);
 }
 
-/* Exact separation along s: min over B of s.(b - c) - max over A of s.(a - c) = G over
- * every core point; separated iff G > 0 and G^2 > R^2 |s|^2 (then dist >= G / |s| > R).
- * Returns 1 if proven, 0 if not, -1 if the arithmetic gave up. */
-static int exact_separated(exact_ctx *ctx, const xvec *s)
+/* g = min over B of s.(b - c) - max over A of s.(a - c) over every core point, exactly
+ * (scaled by 2^-e; the centre c cancels). Returns 0, or -1 if the arithmetic gave up. */
+static int exact_support_gap(exact_ctx *ctx, const xvec *s, col_xp *g)
 {
     bool bad = false;
     col_xp hi, lo, t;
@@ -403,9 +404,17 @@ static int exact_separated(exact_ctx *ctx, const xvec *s)
             ctx->ext_b = i;
         }
     }
+    col_xp_sub(g, &lo, &hi);
+    return g->bad || bad || ctx->bad ? -1 : 0;
+}
+
+/* Exact separation along s: with G the support gap above, separated iff G > 0 and
+ * G^2 > R^2 |s|^2 (then dist >= G / |s| > R). Returns 1 if proven, 0 if not, -1 if the
+ * arithmetic gave up. */
+static int exact_separated(exact_ctx *ctx, const xvec *s)
+{
     col_xp g, g2, s2, rs2, d;
-    col_xp_sub(&g, &lo, &hi);
-    if (g.bad || bad || ctx->bad) return -1;
+    if (exact_support_gap(ctx, s, &g) < 0) return -1;
     if (col_xp_sign(&g) <= 0) return 0;
     col_xp_mul(&g2, &g, &g);
     xv_dot(&s2, s, s);
@@ -413,6 +422,32 @@ static int exact_separated(exact_ctx *ctx, const xvec *s)
     col_xp_sub(&d, &g2, &rs2);
     if (d.bad) return -1;
     return col_xp_sign(&d) > 0;
+}
+
+/* The contract's gap along a double axis s, exactly: min s.b - max s.a - ra - rb rounded
+ * down to a double, or 0 when it is not positive (or not representable above the
+ * subnormal range). For pairs the double filter leaves in the exact band. */
+static double exact_axis_gap(exact_ctx *ctx, col_vec3 s)
+{
+    xvec sv;
+    col_xp_set(&sv.c[0], s.x);
+    col_xp_set(&sv.c[1], s.y);
+    col_xp_set(&sv.c[2], s.z);
+    col_xp g, v;
+    ctx->bad = false;
+    if (exact_support_gap(ctx, &sv, &g) < 0) return 0.0;
+    /* V = G - R L with L = 1 + 4 eps >= |s| (col_unit_robust), and the gap V / L: then
+     * both G - R >= gap and gap <= G / |s| - R <= dist - R hold */
+    col_xp rl;
+    col_xp_scale(&rl, &ctx->r, 1.0 + 4.0 * DBL_EPSILON);
+    col_xp_sub(&v, &g, &rl);
+    if (v.bad || col_xp_sign(&v) <= 0) return 0.0;
+    /* the sum of n non-overlapping components, smallest first, is within (n + 1) eps of
+     * the value: scaled down by more than that and by 1 / L, then by 2^e (exact in the
+     * normal range) */
+    double x = col_xp_approx(&v) * (1.0 - 4.0 * (double)(v.n + 3) * DBL_EPSILON);
+    x = ldexp(x, ctx->e);
+    return x >= DBL_MIN ? x : 0.0;
 }
 
 /* One candidate feature pair: A points ia[0..na), B points ib[0..nb), at most two edge
@@ -605,7 +640,7 @@ static int dp_tetrahedra(exact_ctx *ctx, const dpoints *dp, int from)
 /* The exact stage over the candidates of the simplex: 1 colliding, -1 separated (axis
  * set to the exact direction, rounded), 0 undecided. */
 static int exact_decide(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb, int e,
-                        const simplex *s, col_vec3 *axis)
+                        const simplex *s, col_vec3 *axis, double *axis_gap)
 {
     exact_ctx ctx;
     ctx.a = a;
@@ -623,6 +658,7 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         r.t[i] = t;
     }
     col_xp_mul(&ctx.r2, &r, &r);
+    ctx.r = r;
     int sa[XP_SET_MAX], sb[XP_SET_MAX], na = 0, nb = 0;
     for (int k = 0; k < s->n; k++) {
         add_unique(sa, &na, s->ia[k]);
@@ -683,6 +719,7 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
                     col_vec3 ap = col_v3(col_xp_approx(&sdir.c[0]), col_xp_approx(&sdir.c[1]),
                                          col_xp_approx(&sdir.c[2]));
                     if (!col_unit_robust(ap, axis)) *axis = col_v3(1, 0, 0);
+                    *axis_gap = exact_axis_gap(&ctx, *axis);
                     return -1;
                 }
                 if (ctx.ext_a >= 0 && (ad2 < best_d2 || (ad2 == best_d2 && ka + kb > best_k))) {
@@ -737,13 +774,15 @@ void col_rounded_query(const col_core *a, const col_xform *xa, const col_core *b
         return;
     }
     out->fallbacks = 1;
-    int d = exact_decide(a, xa, b, xb, e, &s, &axis);
+    double axis_gap = 0.0;
+    int d = exact_decide(a, xa, b, xb, e, &s, &axis, &axis_gap);
     if (d == -1) {
-        double g = certified_gap(a, xa, b, xb, axis, r, &ia, &ib);
         out->colliding = false;
         out->axis = axis;
-        /* The exact band: proven separated, but by less than any double axis certifies. */
-        out->gap = g > 0.0 ? g : DBL_TRUE_MIN;
+        /* The exact band: proven separated, and the gap along the rounded axis evaluated
+         * exactly; when even that is not positive (the exact direction is not a double),
+         * the smallest positive gap (docs/rounded.md). */
+        out->gap = axis_gap > 0.0 ? axis_gap : DBL_TRUE_MIN;
         return;
     }
     if (d == 0) out->fallbacks = 2;
