@@ -664,6 +664,11 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         add_unique(sa, &na, s->ia[k]);
         add_unique(sb, &nb, s->ib[k]);
     }
+    /* A point or segment core brings all its points: every feature pair of a sphere or
+     * capsule pair is then a candidate, and one of them holds the true closest points,
+     * so those pairs are always decided (unless the arithmetic gives up). */
+    for (int k = 0; k < a->count && a->count <= 2; k++) add_unique(sa, &na, k);
+    for (int k = 0; k < b->count && b->count <= 2; k++) add_unique(sb, &nb, k);
     /* Overlapping cores (R = 0 within rounding): tetrahedra of differences around the
      * origin. The differences tried: the simplex's points of A against those of B (an
      * edge-edge face of the difference is a parallelogram, of which the simplex may hold
