@@ -961,6 +961,13 @@ static void test_exact_touching(void **state)
     /* a sphere touching the cube's edge */
     assert_true(collides(&box, at(0, 0, 0), &ball, at(1.5, 1, 0.25), &fb));
     assert_false(collides(&box, at(0, 0, 0), &ball, at(nextafter(1.5, 2.0), 1, 0.25), &fb));
+    /* non-finite input (the world rejects it before; docs/rounded.md): undecided,
+     * answered colliding, no loop */
+    col_np_result r;
+    col_rounded_query(&s1, &(col_xform){.R = at(0, 0, 0).R, .p = {NAN, 0, 0}}, &s2, &(col_xform){.R = at(0, 0, 0).R},
+                      &r);
+    assert_true(r.colliding);
+    assert_int_equal(r.fallbacks, 2);
     col_hull_free(&g_alloc, &h);
 }
 
