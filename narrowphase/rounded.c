@@ -379,31 +379,76 @@ static int xp_cmp(const col_xp *x, const col_xp *y, bool *bad)
     return col_xp_sign(&d);
 }
 
+/* The approximate projections of a filter pass: sd = the direction s rounded and scaled
+ * by a power of two to about unit size (the order of the projections is unchanged), and
+ * the bound on |t - exact| of one projection t = sd.fl(p - c) 2^-e: the components of sd
+ * carry (n + 1) eps from summing an expansion of n components and the power of two, the
+ * difference u, the dot product gamma_3; 2 (n + 6) eps covers them, plus underflow. */
+typedef struct approx_dir {
+    col_vec3 sd;
+    double rel;
+} approx_dir;
+
+static approx_dir approx_of(const xvec *s)
+{
+    approx_dir d;
+    int n = 0;
+    for (int k = 0; k < 3; k++) n = s->c[k].n > n ? s->c[k].n : n;
+    d.sd = col_pow2_unit(col_v3(col_xp_approx(&s->c[0]), col_xp_approx(&s->c[1]), col_xp_approx(&s->c[2])), NULL);
+    d.rel = 2.0 * (double)(n + 6) * DBL_EPSILON;
+    return d;
+}
+
+static double approx_proj(const exact_ctx *ctx, const approx_dir *d, col_vec3 p, double *err)
+{
+    col_vec3 q = col_sub(p, ctx->centre);
+    q = col_v3(ldexp(q.x, -ctx->e), ldexp(q.y, -ctx->e), ldexp(q.z, -ctx->e));
+    *err = d->rel * (fabs(d->sd.x * q.x) + fabs(d->sd.y * q.y) + fabs(d->sd.z * q.z)) + 8.0 * COL_UNDERFLOW_ERR;
+    return col_dot(d->sd, q);
+}
+
+/* The exact extreme of s.(p - c) over one core (max if sign = 1, min if -1): a double
+ * pass keeps only the points whose projection may be the extreme (within the bound of
+ * approx_proj), and those are evaluated exactly. Returns the index, *val the value. */
+static int exact_extreme(exact_ctx *ctx, const col_core *c, const col_xform *x, const xvec *s, const approx_dir *d,
+                         double sign, col_xp *val, bool *bad)
+{
+    double cut = -INFINITY, err;
+    for (int i = 0; i < c->count; i++) {
+        double t = sign * approx_proj(ctx, d, wpt(c, x, i), &err);
+        cut = t - err > cut ? t - err : cut;
+    }
+    int best = -1;
+    col_xp t;
+    xvec p;
+    for (int i = 0; i < c->count; i++) {
+        double a = sign * approx_proj(ctx, d, wpt(c, x, i), &err);
+        if (!(a + err >= cut)) continue;
+        xv_diff(ctx, &p, wpt(c, x, i), ctx->centre);
+        xv_dot(&t, s, &p);
+        if (best < 0 || sign * (double)xp_cmp(&t, val, bad) > 0) {
+            *val = t;
+            best = i;
+        }
+    }
+    if (best < 0) { /* a non-finite projection: no point passed the cut */
+        *bad = true;
+        best = 0;
+        val->n = 0;
+        val->bad = true;
+    }
+    return best;
+}
+
 /* g = min over B of s.(b - c) - max over A of s.(a - c) over every core point, exactly
  * (scaled by 2^-e; the centre c cancels). Returns 0, or -1 if the arithmetic gave up. */
 static int exact_support_gap(exact_ctx *ctx, const xvec *s, col_xp *g)
 {
     bool bad = false;
-    col_xp hi, lo, t;
-    xvec p;
-    hi.n = lo.n = 0;
-    hi.bad = lo.bad = false;
-    for (int i = 0; i < ctx->a->count; i++) {
-        xv_diff(ctx, &p, wpt(ctx->a, ctx->xa, i), ctx->centre);
-        xv_dot(&t, s, &p);
-        if (i == 0 || xp_cmp(&t, &hi, &bad) > 0) {
-            hi = t;
-            ctx->ext_a = i;
-        }
-    }
-    for (int i = 0; i < ctx->b->count; i++) {
-        xv_diff(ctx, &p, wpt(ctx->b, ctx->xb, i), ctx->centre);
-        xv_dot(&t, s, &p);
-        if (i == 0 || xp_cmp(&t, &lo, &bad) < 0) {
-            lo = t;
-            ctx->ext_b = i;
-        }
-    }
+    col_xp hi, lo;
+    approx_dir d = approx_of(s);
+    ctx->ext_a = exact_extreme(ctx, ctx->a, ctx->xa, s, &d, 1.0, &hi, &bad);
+    ctx->ext_b = exact_extreme(ctx, ctx->b, ctx->xb, s, &d, -1.0, &lo, &bad);
     col_xp_sub(g, &lo, &hi);
     return g->bad || bad || ctx->bad ? -1 : 0;
 }
