@@ -58,7 +58,7 @@ static double test_scale(void)
 /* ---- pieces ---- */
 
 typedef struct piece {
-    int kind; /* 0 sphere, 1 capsule, 2 hull */
+    int kind; /* 0 sphere, 1 capsule, 2 hull, 3 a point cloud without its hull, 4 a thin hull */
     col_vec3 local[MAXP];
     col_hull hull;
     col_core core;
@@ -68,7 +68,7 @@ typedef struct piece {
 
 static void piece_free(piece *p)
 {
-    if (p->kind == 2) col_hull_free(&g_alloc, &p->hull);
+    if (p->kind == 2 || p->kind == 4) col_hull_free(&g_alloc, &p->hull);
 }
 
 static col_vec3 rand_in_ball(double r)
@@ -95,11 +95,19 @@ static void make_piece(piece *p, int kind, double size)
         p->core.points = p->local;
         p->core.count = 2;
         p->core.radius = urange(0.05, 0.7) * size;
+    } else if (kind == 3) {
+        p->core.count = 3 + (int)(urand() * 6.0);
+        for (int i = 0; i < p->core.count; i++) p->local[i] = rand_in_ball(size);
+        p->core.points = p->local;
+        p->core.radius = urand() < 0.3 ? 0.0 : urange(0.0, 0.5) * size;
     } else {
         char err[200];
         for (;;) {
             int n = 4 + (int)(urand() * 9.0);
-            for (int i = 0; i < n; i++) p->local[i] = rand_in_ball(size);
+            for (int i = 0; i < n; i++) {
+                p->local[i] = rand_in_ball(size);
+                if (kind == 4) p->local[i].z *= 1e-6; /* a plate: nearly coplanar faces */
+            }
             if (col_hull_build(&g_alloc, p->local, n, &p->hull, err, sizeof err) == COL_OK) break;
         }
         p->core.points = p->hull.vertices;
@@ -126,7 +134,20 @@ typedef struct features {
 static void features_of(const piece *p, features *f)
 {
     f->nt = f->ns = 0;
-    if (p->kind == 2) {
+    if (p->kind == 3) { /* no hull: every triple and pair */
+        for (int i = 0; i < p->n; i++)
+            for (int j = i + 1; j < p->n; j++) {
+                f->seg[f->ns][0] = i;
+                f->seg[f->ns][1] = j;
+                f->ns++;
+                for (int k = j + 1; k < p->n; k++) {
+                    f->tri[f->nt][0] = i;
+                    f->tri[f->nt][1] = j;
+                    f->tri[f->nt][2] = k;
+                    f->nt++;
+                }
+            }
+    } else if (p->kind == 2 || p->kind == 4) {
         const col_hull *h = &p->hull;
         for (int k = 0; k < h->face_count; k++)
             for (int i = h->face_first[k] + 1; i + 1 < h->face_first[k + 1] && f->nt < 64; i++) {
@@ -783,7 +804,7 @@ static void one_pair(tally *t, int ka, int kb, double size, double spread, int m
 
 /* n pairs over the given sizes and spreads (of the size); prints and checks the tally. */
 static void run_pairs(const char *name, uint64_t seed, long n, const double *sizes, int nsizes, const double *spreads,
-                      int nspreads, long near_min_divisor)
+                      int nspreads, long near_min_divisor, int nkinds)
 {
     const char *env = getenv("COLIBRI_ROUNDED_SEED"); /* replay another seed by hand */
     rng_seed(env != NULL ? strtoull(env, NULL, 0) : seed, name);
@@ -792,7 +813,7 @@ static void run_pairs(const char *name, uint64_t seed, long n, const double *siz
     memset(&ostats, 0, sizeof ostats);
     clock_t c0 = clock();
     for (long i = 0; i < n; i++) {
-        int ka = (int)(urand() * 3.0), kb = (int)(urand() * 3.0);
+        int ka = (int)(urand() * nkinds), kb = (int)(urand() * nkinds);
         double size = sizes[i % nsizes];
         double spread = spreads[(int)(urand() * nspreads)] * size;
         int mode = urand() < 0.1 ? 1 : urand() < 0.15 ? 2 : 0;
@@ -822,7 +843,7 @@ static void test_random_pairs(void **state)
 {
     (void)state;
     const double sizes[3] = {1e-3, 1.0, 1e3}, spreads[5] = {10, 10, 10, 10, 1e6};
-    run_pairs("test_random_pairs", 0x5eed15c0ffeeULL, (long)(100000 * test_scale()), sizes, 3, spreads, 5, 20);
+    run_pairs("test_random_pairs", 0x5eed15c0ffeeULL, (long)(100000 * test_scale()), sizes, 3, spreads, 5, 20, 3);
 }
 
 /* Tiny shapes (squares of their sizes underflow unless scaled) and shapes far from the
@@ -831,11 +852,11 @@ static void test_tiny_and_far(void **state)
 {
     (void)state;
     const double tiny[2] = {1e-80, 1e-40}, tiny_spreads[2] = {10, 1e6};
-    run_pairs("test_tiny", 0x71417ULL, (long)(10000 * test_scale()), tiny, 2, tiny_spreads, 2, 20);
+    run_pairs("test_tiny", 0x71417ULL, (long)(10000 * test_scale()), tiny, 2, tiny_spreads, 2, 20, 3);
     const double far[2] = {1e-3, 1.0}, far_spreads[2] = {1e12, 1e15};
     /* there, the pose's rounding (1/8 at 1e15) scatters the targets: fewer pairs land
      * within 1e-9 of the size from touching */
-    run_pairs("test_far", 0xfa7ULL, (long)(10000 * test_scale()), far, 2, far_spreads, 2, 200);
+    run_pairs("test_far", 0xfa7ULL, (long)(10000 * test_scale()), far, 2, far_spreads, 2, 200, 3);
 }
 
 /* col_core_distance_query against the oracle: apart, the distance within 1e-9 relative
@@ -971,6 +992,16 @@ static void test_exact_touching(void **state)
     col_hull_free(&g_alloc, &h);
 }
 
+/* Cores the world may also hand over: a point cloud without its hull (hull = NULL,
+ * count 3-8: the scans and the exact stage need no hull) and thin plates (qhull's merged,
+ * nearly coplanar faces), mixed with the three kinds above. */
+static void test_odd_cores(void **state)
+{
+    (void)state;
+    const double sizes[3] = {1e-3, 1.0, 1e3}, spreads[1] = {10};
+    run_pairs("test_odd_cores", 0x0ddc0e5ULL, (long)(10000 * test_scale()), sizes, 3, spreads, 1, 20, 5);
+}
+
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
@@ -980,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_exact_touching),
         cmocka_unit_test(test_random_pairs),
         cmocka_unit_test(test_tiny_and_far),
+        cmocka_unit_test(test_odd_cores),
         cmocka_unit_test(test_core_distance),
     };
     int r = cmocka_run_group_tests(tests, NULL, NULL);
