@@ -24,8 +24,10 @@
  *    feature (the distance of two polytopes is attained between a vertex and a triangle
  *    or two edges: Ericson, Real-Time Collision Detection, 2005, section 5.1 and 9.5), so
  *    when the simplex holds the right feature one of the two proofs succeeds. When it
- *    does not, the extreme points of the failed separation tests join the candidates
- *    (three rounds); a pair still undecided is answered colliding (fallbacks = 2). */
+ *    does not, the nearest in-feature candidate's exact support point joins the
+ *    candidates (an exact GJK step, XP_ROUNDS rounds); cores overlapping by less than
+ *    their rounding are proven by exact origin-in-tetrahedron tests; a pair still
+ *    undecided is answered colliding (fallbacks = 2). */
 #include "narrowphase/rounded.h"
 
 #include <float.h>
