@@ -24,8 +24,10 @@
  *    feature (the distance of two polytopes is attained between a vertex and a triangle
  *    or two edges: Ericson, Real-Time Collision Detection, 2005, section 5.1 and 9.5), so
  *    when the simplex holds the right feature one of the two proofs succeeds. When it
- *    does not, the extreme points of the failed separation tests join the candidates
- *    (three rounds); a pair still undecided is answered colliding (fallbacks = 2). */
+ *    does not, the nearest in-feature candidate's exact support point joins the
+ *    candidates (an exact GJK step, XP_ROUNDS rounds); cores overlapping by less than
+ *    their rounding are proven by exact origin-in-tetrahedron tests; a pair still
+ *    undecided is answered colliding (fallbacks = 2). */
 #include "narrowphase/rounded.h"
 
 #include <float.h>
@@ -44,7 +46,11 @@
  * (relative to the extent), so that products of up to eight factors keep their error
  * terms in the normal range (expansion.h). */
 #define XP_MIN_COMPONENT 0x1p-120
-#define XP_ROUNDS 3
+#define XP_ROUNDS 8
+/* At most this many points of each body among the exact candidates. */
+#define XP_SET_MAX 6
+/* At most this many differences in the tetrahedron tests. */
+#define XP_TETRA_POINTS 16
 
 /* ---- points and supports ---- */
 
@@ -231,6 +237,17 @@ static col_vec3 gjk(const col_core *a, const col_xform *xa, const col_core *b, c
     return v;
 }
 
+/* A unit vector perpendicular to a non-zero u. */
+static col_vec3 any_perpendicular(col_vec3 u)
+{
+    col_vec3 t = fabs(u.x) <= fabs(u.y) && fabs(u.x) <= fabs(u.z) ? col_v3(1, 0, 0)
+                 : fabs(u.y) <= fabs(u.z)                         ? col_v3(0, 1, 0)
+                                                                  : col_v3(0, 0, 1);
+    col_vec3 r;
+    if (!col_unit_robust(col_cross(u, t), &r)) r = col_v3(1, 0, 0);
+    return r;
+}
+
 /* ---- the double filters ---- */
 
 /* Colliding: the point sum lam_k d_k / sum lam_k lies in conv D; proven within R.
@@ -292,7 +309,9 @@ static double certified_gap(const col_core *a, const col_xform *xa, const col_co
     double s1 = fabs(s.x) + fabs(s.y) + fabs(s.z);
     double bound = 10.0 * COL_U * s1 * ext + 2.0 * DBL_EPSILON * (fabs(g) + rup) + 4.0 * COL_UNDERFLOW_ERR;
     double cert = raw - bound;
-    return cert > 0.0 ? cert * (1.0 - 2.0 * DBL_EPSILON) : cert;
+    /* divided by |s|'s bound L = 1 + 4 eps (times 1 - 8 eps), so that also
+     * gap <= (min s.b - max s.a) / |s| - R <= dist - R */
+    return cert > 0.0 ? cert * (1.0 - 8.0 * DBL_EPSILON) : cert;
 }
 
 /* ---- the exact stage ---- */
@@ -306,7 +325,7 @@ typedef struct exact_ctx {
     const col_xform *xa, *xb;
     int e;
     bool bad;          /* an input could not be represented exactly (XP_MIN_COMPONENT) */
-    col_xp r2;         /* (R 2^-e)^2 */
+    col_xp r, r2;      /* R 2^-e and its square */
     col_vec3 centre;   /* world point a0: the separation tests run on p - centre */
     int ext_a, ext_b;  /* extreme indices of the last exact separation test */
 } exact_ctx;
@@ -362,35 +381,87 @@ static int xp_cmp(const col_xp *x, const col_xp *y, bool *bad)
     return col_xp_sign(&d);
 }
 
-/* Exact separation along s: min over B of s.(b - c) - max over A of s.(a - c) = G over
- * every core point; separated iff G > 0 and G^2 > R^2 |s|^2 (then dist >= G / |s| > R).
- * Returns 1 if proven, 0 if not, -1 if the arithmetic gave up. */
-static int exact_separated(exact_ctx *ctx, const xvec *s)
+/* The approximate projections of a filter pass: sd = the direction s rounded and scaled
+ * by a power of two to about unit size (the order of the projections is unchanged), and
+ * the bound on |t - exact| of one projection t = sd.fl(p - c) 2^-e: the components of sd
+ * carry (n + 1) eps from summing an expansion of n components and the power of two, the
+ * difference u, the dot product gamma_3; 2 (n + 6) eps covers them, plus underflow. */
+typedef struct approx_dir {
+    col_vec3 sd;
+    double rel;
+} approx_dir;
+
+static approx_dir approx_of(const xvec *s)
+{
+    approx_dir d;
+    int n = 0;
+    for (int k = 0; k < 3; k++) n = s->c[k].n > n ? s->c[k].n : n;
+    d.sd = col_pow2_unit(col_v3(col_xp_approx(&s->c[0]), col_xp_approx(&s->c[1]), col_xp_approx(&s->c[2])), NULL);
+    d.rel = 2.0 * (double)(n + 6) * DBL_EPSILON;
+    return d;
+}
+
+static double approx_proj(const exact_ctx *ctx, const approx_dir *d, col_vec3 p, double *err)
+{
+    col_vec3 q = col_sub(p, ctx->centre);
+    q = col_v3(ldexp(q.x, -ctx->e), ldexp(q.y, -ctx->e), ldexp(q.z, -ctx->e));
+    *err = d->rel * (fabs(d->sd.x * q.x) + fabs(d->sd.y * q.y) + fabs(d->sd.z * q.z)) + 8.0 * COL_UNDERFLOW_ERR;
+    return col_dot(d->sd, q);
+}
+
+/* The exact extreme of s.(p - c) over one core (max if sign = 1, min if -1): a double
+ * pass keeps only the points whose projection may be the extreme (within the bound of
+ * approx_proj), and those are evaluated exactly. Returns the index, *val the value. */
+static int exact_extreme(exact_ctx *ctx, const col_core *c, const col_xform *x, const xvec *s, const approx_dir *d,
+                         double sign, col_xp *val, bool *bad)
+{
+    double cut = -INFINITY, err;
+    for (int i = 0; i < c->count; i++) {
+        double t = sign * approx_proj(ctx, d, wpt(c, x, i), &err);
+        cut = t - err > cut ? t - err : cut;
+    }
+    int best = -1;
+    col_xp t;
+    xvec p;
+    for (int i = 0; i < c->count; i++) {
+        double a = sign * approx_proj(ctx, d, wpt(c, x, i), &err);
+        if (!(a + err >= cut)) continue;
+        xv_diff(ctx, &p, wpt(c, x, i), ctx->centre);
+        xv_dot(&t, s, &p);
+        if (best < 0 || sign * (double)xp_cmp(&t, val, bad) > 0) {
+            *val = t;
+            best = i;
+        }
+    }
+    if (best < 0) { /* a non-finite projection: no point passed the cut */
+        *bad = true;
+        best = 0;
+        val->n = 0;
+        val->bad = true;
+    }
+    return best;
+}
+
+/* g = min over B of s.(b - c) - max over A of s.(a - c) over every core point, exactly
+ * (scaled by 2^-e; the centre c cancels). Returns 0, or -1 if the arithmetic gave up. */
+static int exact_support_gap(exact_ctx *ctx, const xvec *s, col_xp *g)
 {
     bool bad = false;
-    col_xp hi, lo, t;
-    xvec p;
-    hi.n = lo.n = 0;
-    hi.bad = lo.bad = false;
-    for (int i = 0; i < ctx->a->count; i++) {
-        xv_diff(ctx, &p, wpt(ctx->a, ctx->xa, i), ctx->centre);
-        xv_dot(&t, s, &p);
-        if (i == 0 || xp_cmp(&t, &hi, &bad) > 0) {
-            hi = t;
-            ctx->ext_a = i;
-        }
-    }
-    for (int i = 0; i < ctx->b->count; i++) {
-        xv_diff(ctx, &p, wpt(ctx->b, ctx->xb, i), ctx->centre);
-        xv_dot(&t, s, &p);
-        if (i == 0 || xp_cmp(&t, &lo, &bad) < 0) {
-            lo = t;
-            ctx->ext_b = i;
-        }
-    }
+    col_xp hi, lo;
+    approx_dir d = approx_of(s);
+    ctx->ext_a = exact_extreme(ctx, ctx->a, ctx->xa, s, &d, 1.0, &hi, &bad);
+    ctx->ext_b = exact_extreme(ctx, ctx->b, ctx->xb, s, &d, -1.0, &lo, &bad);
+    col_xp_sub(g, &lo, &hi);
+    return g->bad || bad || ctx->bad ? -1 : 0;
+}
+
+/* Exact separation along s: with G the support gap above, separated iff G > 0 and
+ * G^2 > R^2 |s|^2 (then dist >= G / |s| > R). Returns 1 if proven, 0 if not, -1 if the
+ * arithmetic gave up. */
+static int exact_separated(exact_ctx *ctx, const xvec *s)
+{
     col_xp g, g2, s2, rs2, d;
-    col_xp_sub(&g, &lo, &hi);
-    if (g.bad || bad || ctx->bad) return -1;
+    if (exact_support_gap(ctx, s, &g) < 0) return -1;
     if (col_xp_sign(&g) <= 0) return 0;
     col_xp_mul(&g2, &g, &g);
     xv_dot(&s2, s, s);
@@ -400,11 +471,38 @@ static int exact_separated(exact_ctx *ctx, const xvec *s)
     return col_xp_sign(&d) > 0;
 }
 
+/* The contract's gap along a double axis s, exactly: min s.b - max s.a - ra - rb rounded
+ * down to a double, or 0 when it is not positive (or not representable above the
+ * subnormal range). For pairs the double filter leaves in the exact band. */
+static double exact_axis_gap(exact_ctx *ctx, col_vec3 s)
+{
+    xvec sv;
+    col_xp_set(&sv.c[0], s.x);
+    col_xp_set(&sv.c[1], s.y);
+    col_xp_set(&sv.c[2], s.z);
+    col_xp g, v;
+    ctx->bad = false;
+    if (exact_support_gap(ctx, &sv, &g) < 0) return 0.0;
+    /* V = G - R L with L = 1 + 4 eps >= |s| (col_unit_robust), and the gap V / L: then
+     * both G - R >= gap and gap <= G / |s| - R <= dist - R hold */
+    col_xp rl;
+    col_xp_scale(&rl, &ctx->r, 1.0 + 4.0 * DBL_EPSILON);
+    col_xp_sub(&v, &g, &rl);
+    if (v.bad || col_xp_sign(&v) <= 0) return 0.0;
+    /* the sum of n non-overlapping components, smallest first, is within (n + 1) eps of
+     * the value: scaled down by more than that and by 1 / L, then by 2^e (exact in the
+     * normal range) */
+    double x = col_xp_approx(&v) * (1.0 - 4.0 * (double)(v.n + 3) * DBL_EPSILON);
+    x = ldexp(x, ctx->e);
+    return x >= DBL_MIN ? x : 0.0;
+}
+
 /* One candidate feature pair: A points ia[0..na), B points ib[0..nb), at most two edge
  * vectors in all. The Minkowski feature is w + span(edges) with w = b0 - a0, edges
  * b_k - b0 and a0 - a_k (2-term expansions: differences of doubles). Returns 1
  * colliding proven, -1 separated proven (*sdir the exact direction), 0 neither. */
-static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib, int nb, xvec *sdir, bool *gave_up)
+static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib, int nb, xvec *sdir, bool *gave_up,
+                           double *approx_d2)
 {
     xvec w, e[2];
     int from_a[2], q = 0;
@@ -432,6 +530,7 @@ static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib,
         if (t.bad) goto gave;
         if (col_xp_sign(&t) <= 0) return 1;
         if (xv_zero(&w)) return 0;
+        *approx_d2 = col_xp_approx(&d2);
     } else if (q == 1) {
         col_xp ee, we;
         xv_dot(&ee, &e[0], &e[0]);
@@ -449,6 +548,7 @@ static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib,
         if (v.bad || xv_bad(&c)) goto gave;
         if (in_conv && col_xp_sign(&v) <= 0) return 1;
         if (!in_conv) return 0;
+        *approx_d2 = col_xp_approx(&d2) / col_xp_approx(&ee);
         for (int i = 0; i < 3; i++) { /* s = w ee + e te = ee p */
             col_xp_mul(&t, &w.c[i], &ee);
             col_xp_mul(&u, &e[0].c[i], &we);
@@ -496,6 +596,7 @@ static int exact_candidate(exact_ctx *ctx, const int *ia, int na, const int *ib,
         col_xp_sub(&v, &d2, &u);
         if (v.bad) goto gave;
         if (col_xp_sign(&v) <= 0) return 1;
+        *approx_d2 = col_xp_approx(&d2) / col_xp_approx(&nn);
         *sdir = n;
         if (col_xp_sign(&nw) < 0)
             for (int i = 0; i < 3; i++) col_xp_negate(&sdir->c[i]);
@@ -508,19 +609,85 @@ gave:
     return 0;
 }
 
+/* det(x, y, z) exactly. */
+static void xv_det(col_xp *out, const xvec *x, const xvec *y, const xvec *z)
+{
+    xvec c;
+    xv_cross(&c, y, z);
+    xv_dot(out, x, &c);
+}
+
+/* The origin in the closed tetrahedron of four differences b - a (exact): the cofactor
+ * weights of det(m1,m2,m3) m0 - det(m0,m2,m3) m1 + det(m0,m1,m3) m2 - det(m0,m1,m2) m3 = 0
+ * all of one sign and not all zero (col_origin_in_tetra's identity, decided exactly, so
+ * that it also proves an overlap of the cores by less than their rounding). Returns 1 if
+ * proven, 0 if not, -1 if the arithmetic gave up. */
+static int exact_origin_in_tetra(exact_ctx *ctx, const int *ia, const int *ib)
+{
+    xvec m[4];
+    ctx->bad = false;
+    for (int k = 0; k < 4; k++) xv_diff(ctx, &m[k], wpt(ctx->b, ctx->xb, ib[k]), wpt(ctx->a, ctx->xa, ia[k]));
+    if (ctx->bad) return -1;
+    col_xp mu[4];
+    xv_det(&mu[0], &m[1], &m[2], &m[3]);
+    xv_det(&mu[1], &m[0], &m[2], &m[3]);
+    col_xp_negate(&mu[1]);
+    xv_det(&mu[2], &m[0], &m[1], &m[3]);
+    xv_det(&mu[3], &m[0], &m[1], &m[2]);
+    col_xp_negate(&mu[3]);
+    int pos = 0, neg = 0;
+    for (int k = 0; k < 4; k++) {
+        if (mu[k].bad) return -1;
+        pos += col_xp_sign(&mu[k]) > 0;
+        neg += col_xp_sign(&mu[k]) < 0;
+    }
+    return (pos == 0 || neg == 0) && pos + neg > 0;
+}
+
 static int add_unique(int *list, int *n, int v)
 {
     for (int i = 0; i < *n; i++)
         if (list[i] == v) return 0;
-    if (*n >= 4) return 0;
+    if (*n >= XP_SET_MAX) return 0;
     list[(*n)++] = v;
     return 1;
+}
+
+/* Differences b - a by index pairs, for the tetrahedron tests. */
+typedef struct dpoints {
+    int ia[XP_TETRA_POINTS], ib[XP_TETRA_POINTS], n;
+} dpoints;
+
+static int dp_add(dpoints *dp, int ia, int ib)
+{
+    for (int k = 0; k < dp->n; k++)
+        if (dp->ia[k] == ia && dp->ib[k] == ib) return 0;
+    if (dp->n >= XP_TETRA_POINTS) return 0;
+    dp->ia[dp->n] = ia;
+    dp->ib[dp->n++] = ib;
+    return 1;
+}
+
+/* The tetrahedra of dp with at least one point of index >= from: 1 if one holds the
+ * origin (proven exactly). */
+static int dp_tetrahedra(exact_ctx *ctx, const dpoints *dp, int from)
+{
+    for (int l = 3; l < dp->n; l++)
+        for (int k = 2; k < l; k++)
+            for (int j = 1; j < k; j++)
+                for (int i = 0; i < j; i++) {
+                    if (l < from) continue;
+                    int qa[4] = {dp->ia[i], dp->ia[j], dp->ia[k], dp->ia[l]};
+                    int qb[4] = {dp->ib[i], dp->ib[j], dp->ib[k], dp->ib[l]};
+                    if (exact_origin_in_tetra(ctx, qa, qb) == 1) return 1;
+                }
+    return 0;
 }
 
 /* The exact stage over the candidates of the simplex: 1 colliding, -1 separated (axis
  * set to the exact direction, rounded), 0 undecided. */
 static int exact_decide(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb, int e,
-                        const simplex *s, col_vec3 *axis)
+                        const simplex *s, col_vec3 *axis, double *axis_gap)
 {
     exact_ctx ctx;
     ctx.a = a;
@@ -538,46 +705,101 @@ static int exact_decide(const col_core *a, const col_xform *xa, const col_core *
         r.t[i] = t;
     }
     col_xp_mul(&ctx.r2, &r, &r);
-    int sa[4], sb[4], na = 0, nb = 0;
+    ctx.r = r;
+    int sa[XP_SET_MAX], sb[XP_SET_MAX], na = 0, nb = 0;
     for (int k = 0; k < s->n; k++) {
         add_unique(sa, &na, s->ia[k]);
         add_unique(sb, &nb, s->ib[k]);
     }
+    /* A point or segment core brings all its points: every feature pair of a sphere or
+     * capsule pair is then a candidate, and one of them holds the true closest points,
+     * so those pairs are always decided (unless the arithmetic gives up). */
+    for (int k = 0; k < a->count && a->count <= 2; k++) add_unique(sa, &na, k);
+    for (int k = 0; k < b->count && b->count <= 2; k++) add_unique(sb, &nb, k);
+    /* Overlapping cores (R = 0 within rounding): tetrahedra of differences around the
+     * origin. The differences tried: the simplex's points of A against those of B (an
+     * edge-edge face of the difference is a parallelogram, of which the simplex may hold
+     * the wrong half), supports along directions across the simplex's affine hull, and
+     * each round's exact support point (below): an exact GJK in effect. */
+    dpoints dp;
+    dp.n = 0;
+    for (int i = 0; i < na; i++)
+        for (int j = 0; j < nb; j++) dp_add(&dp, sa[i], sb[j]);
+    col_vec3 dirs[6];
+    int nd = 0;
+    if (s->n == 3) {
+        dirs[nd++] = col_cross(col_sub(s->d[1], s->d[0]), col_sub(s->d[2], s->d[0]));
+    } else if (s->n == 2 && col_max_abs(col_sub(s->d[1], s->d[0])) > 0.0) {
+        dirs[nd] = any_perpendicular(col_pow2_unit(col_sub(s->d[1], s->d[0]), NULL));
+        dirs[nd + 1] = col_cross(col_pow2_unit(col_sub(s->d[1], s->d[0]), NULL), dirs[nd]);
+        nd += 2;
+    } else {
+        dirs[nd++] = col_v3(1, 0, 0);
+        dirs[nd++] = col_v3(0, 1, 0);
+        dirs[nd++] = col_v3(0, 0, 1);
+    }
+    for (int k = 0; k < nd; k++)
+        for (int sg = 0; sg < 2; sg++) {
+            col_vec3 dir = sg ? col_neg(dirs[k]) : dirs[k];
+            dp_add(&dp, support(a, xa, col_neg(dir)), support(b, xb, dir));
+        }
+    int tested = 0;
     xvec sdir;
     for (int round = 0; round < XP_ROUNDS; round++) {
-        int new_a = -1, new_b = -1;
+        if (dp_tetrahedra(&ctx, &dp, tested)) return 1;
+        tested = dp.n;
+        int new_a = -1, new_b = -1, best_k = 0;
+        dpoints feat;
+        feat.n = 0;
+        double best_d2 = INFINITY;
         for (int ma = 1; ma < (1 << na); ma++) {
-            int ca[4], ka = 0;
+            int ca[XP_SET_MAX], ka = 0;
             for (int i = 0; i < na; i++)
                 if (ma & (1 << i)) ca[ka++] = sa[i];
             if (ka > 3) continue;
             for (int mb = 1; mb < (1 << nb); mb++) {
-                int cb[4], kb = 0;
+                int cb[XP_SET_MAX], kb = 0;
                 for (int i = 0; i < nb; i++)
                     if (mb & (1 << i)) cb[kb++] = sb[i];
                 if (kb > 3 || ka + kb > 4) continue;
                 bool gave_up = false;
                 ctx.ext_a = ctx.ext_b = -1;
-                int r2 = exact_candidate(&ctx, ca, ka, cb, kb, &sdir, &gave_up);
+                double ad2 = INFINITY;
+                int r2 = exact_candidate(&ctx, ca, ka, cb, kb, &sdir, &gave_up, &ad2);
                 if (r2 == 1) return 1;
                 if (r2 == -1) {
                     col_vec3 ap = col_v3(col_xp_approx(&sdir.c[0]), col_xp_approx(&sdir.c[1]),
                                          col_xp_approx(&sdir.c[2]));
                     if (!col_unit_robust(ap, axis)) *axis = col_v3(1, 0, 0);
+                    *axis_gap = exact_axis_gap(&ctx, *axis);
                     return -1;
                 }
-                if (ctx.ext_a >= 0 && new_a < 0) new_a = ctx.ext_a;
-                if (ctx.ext_b >= 0 && new_b < 0) new_b = ctx.ext_b;
+                if (ctx.ext_a >= 0 && (ad2 < best_d2 || (ad2 == best_d2 && ka + kb > best_k))) {
+                    best_d2 = ad2;
+                    best_k = ka + kb;
+                    new_a = ctx.ext_a;
+                    new_b = ctx.ext_b;
+                    feat.n = 0;
+                    for (int i = 0; i < ka; i++)
+                        for (int j = 0; j < kb; j++) dp_add(&feat, ca[i], cb[j]);
+                }
             }
         }
-        /* No proof: the simplex missed the closest features; the extreme points of the
-         * first failed separation test join the candidates. */
-        int grew = 0;
-        if (new_a >= 0) grew |= add_unique(sa, &na, new_a);
-        if (new_b >= 0) grew |= add_unique(sb, &nb, new_b);
+        /* No proof: the simplex missed the closest features. The nearest candidate whose
+         * projection lies in its feature is (up to the rounding of this choice) the
+         * closest point of the candidates' hull; the extreme points of its failed
+         * separation test are the support point GJK would add next, found exactly: they
+         * join the candidates (an exact GJK step). */
+        if (new_a < 0) break;
+        /* GJK's next simplex: the nearest feature's differences and the new support
+         * point (the overlap case: its tetrahedra may hold the origin). */
+        if (dp_add(&feat, new_a, new_b) && dp_tetrahedra(&ctx, &feat, feat.n - 1)) return 1;
+        int grew = dp_add(&dp, new_a, new_b);
+        grew |= add_unique(sa, &na, new_a);
+        grew |= add_unique(sb, &nb, new_b);
         if (!grew) break;
     }
-    return 0;
+    return dp_tetrahedra(&ctx, &dp, tested);
 }
 
 void col_rounded_query(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb,
@@ -604,13 +826,15 @@ void col_rounded_query(const col_core *a, const col_xform *xa, const col_core *b
         return;
     }
     out->fallbacks = 1;
-    int d = exact_decide(a, xa, b, xb, e, &s, &axis);
+    double axis_gap = 0.0;
+    int d = exact_decide(a, xa, b, xb, e, &s, &axis, &axis_gap);
     if (d == -1) {
-        double g = certified_gap(a, xa, b, xb, axis, r, &ia, &ib);
         out->colliding = false;
         out->axis = axis;
-        /* The exact band: proven separated, but by less than any double axis certifies. */
-        out->gap = g > 0.0 ? g : DBL_TRUE_MIN;
+        /* The exact band: proven separated, and the gap along the rounded axis evaluated
+         * exactly; when even that is not positive (the exact direction is not a double),
+         * the smallest positive gap (docs/rounded.md). */
+        out->gap = axis_gap > 0.0 ? axis_gap : DBL_TRUE_MIN;
         return;
     }
     if (d == 0) out->fallbacks = 2;
@@ -671,16 +895,6 @@ static void try_axis(const col_core *a, const col_xform *xa, const col_core *b, 
     }
 }
 
-/* A unit vector perpendicular to a non-zero u. */
-static col_vec3 any_perpendicular(col_vec3 u)
-{
-    col_vec3 t = fabs(u.x) <= fabs(u.y) && fabs(u.x) <= fabs(u.z) ? col_v3(1, 0, 0)
-                 : fabs(u.y) <= fabs(u.z)                         ? col_v3(0, 1, 0)
-                                                                  : col_v3(0, 0, 1);
-    col_vec3 r;
-    if (!col_unit_robust(col_cross(u, t), &r)) r = col_v3(1, 0, 0);
-    return r;
-}
 
 /* The least penetration over the separating-axis candidates (Ericson, Real-Time Collision
  * Detection, section 5.2.1): face normals of hull cores (outward of a, inward of b),
