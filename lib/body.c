@@ -77,7 +77,7 @@ static col_status check_speeds(const col_world *w, double linear, double angular
  * pose last set, the coordinate term included: what the next update floors m with. */
 static double declared_bound(const col_world *w, const col_body_rec *b)
 {
-    return col_motion_declared(b->max_linear_speed, b->max_angular_speed, w->shapes[b->shape].geom->radius,
+    return col_motion_declared(b->max_linear_speed, b->max_angular_speed, w->shapes[b->shape].radius,
                                col_max_abs(b->xf.p) + col_max_abs(b->pose.p));
 }
 
@@ -122,7 +122,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
      * new, so no pair sleeps on an older bound. */
     b->motion_bound = b->motion_bound_prev = declared_bound(world, b);
     col_aabb *tight = &world->hot[slot].box;
-    col_world_shape_aabb(world->shapes[shape].geom, &b->xf, tight);
+    col_world_shape_aabb(&world->shapes[shape], &b->xf, tight);
     col_world_fat_aabb(world->shapes[shape].geom, &b->xf, tight, world->def.broadphase_margin, &b->fat);
     if (col_sap_insert(world->sap, (uint32_t)slot, &b->fat, def->is_static) != 0) {
         col_id_pool_unalloc(&world->body_ids, slot);

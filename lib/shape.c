@@ -39,8 +39,15 @@ static col_status adopt(col_world *world, col_geometry *g, col_shape_id *out, co
         col_geom_free(g);
         return col_world_fail(world, COL_ERR_CAPACITY, "%s: no shape ids left", what);
     }
-    world->shapes[slot].geom = g;
-    world->shapes[slot].body_count = 0;
+    col_shape_rec *r = &world->shapes[slot];
+    memset(r, 0, sizeof *r);
+    r->geom = g;
+    r->radius = g->radius;
+    r->is_hull = col_geometry_is_hull(g);
+    if (r->is_hull) {
+        r->hull = g->pieces[0].hull;
+        r->np_data = g->pieces[0].np_data[world->np_slot];
+    }
     world->shape_counts_max = counts;
     *out = col_world_shape_id(world, (uint32_t)slot);
     return COL_OK;

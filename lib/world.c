@@ -12,6 +12,7 @@
 #include "broadphase/sap.h"
 #include "lib/interframe.h"
 #include "lib/core/fnv.h"
+#include "lib/geometry_data.h"
 
 col_world_def col_default_world_def(void)
 {
@@ -103,6 +104,7 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     w->def = *def;
     w->id_tag = world_id_tag(w);
     w->backend = col_np_backend_get(def->backend);
+    w->np_slot = col_geometry_data_slot(w->backend);
     col_id_pool_init(&w->shape_ids);
     col_id_pool_init(&w->body_ids);
     col_sleep_wheel_init(&w->sleep_queue);
@@ -273,9 +275,10 @@ col_status col_world_reserve_scratch(col_world *world, size_t size)
     return COL_OK;
 }
 
-void col_world_shape_aabb(const col_geometry *g, const col_xform *xf, col_aabb *out)
+void col_world_shape_aabb(const col_shape_rec *shape, const col_xform *xf, col_aabb *out)
 {
-    col_geometry_box_at(g, xf, &out->min, &out->max);
+    if (shape->is_hull) col_hull_box_at(&shape->hull, xf, &out->min, &out->max);
+    else col_geometry_box_at(shape->geom, xf, &out->min, &out->max);
 }
 
 void col_world_fat_aabb(const col_geometry *g, const col_xform *xf, const col_aabb *tight, double margin,

@@ -370,6 +370,10 @@ void col_piece_box_at(const col_piece *p, const col_xform *xf, col_vec3 *min, co
 
 void col_geometry_box_at(const col_geometry *g, const col_xform *xf, col_vec3 *min, col_vec3 *max)
 {
+    if (g->kind == COL_SHAPE_HULL) { /* the common case, without the loop */
+        col_hull_box_at(&g->pieces[0].hull, xf, min, max);
+        return;
+    }
     col_piece_box_at(&g->pieces[0], xf, min, max);
     for (int i = 1; i < g->piece_count; i++) {
         col_vec3 a, b;
