@@ -8,7 +8,11 @@
 #   - both libcolibri.so and libcolibri.a are installed,
 #   - the shared library exports only col_* symbols (docs/conventions.md item 3),
 #   - examples/consumer.c builds from the installed headers and colibri.pc alone and runs,
-#     once against the shared library and once statically against libcolibri.a.
+#     once against the shared library and once statically against libcolibri.a,
+#   - colibri.pc's paths are the prefix's,
+# then runs tests/consumer_test.sh on the same prefix (a meson consumer project, shared,
+# static and as a subproject). Only the library is configured (-Dtests=disabled ...):
+# the install of a library-only build is what this checks, and it builds in seconds.
 # Quiet on success; on failure prints the log of every step and exits 1.
 set -u
 
@@ -42,7 +46,8 @@ step() {
 }
 
 prefix=$tmp/prefix
-step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release
+step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release \
+    -Dtests=disabled -Dbench=disabled -Dexamples=disabled
 step "meson install" meson install -C "$tmp/build"
 
 # Headers: exactly the public set, nothing internal leaked, nothing missing.
@@ -71,6 +76,15 @@ if [ -s "$tmp/leaked" ]; then
     fail "libcolibri.so exports symbols not starting with col_ (listed at the end of the log)"
 fi
 grep -q ' col_world_update$' "$tmp/exports" || fail "libcolibri.so does not export col_world_update"
+
+# The .pc follows --prefix: its prefix is ours and its libdir and includedir lie under it.
+pcprefix=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=prefix colibri 2>>"$log") || fail "pkg-config --variable=prefix"
+[ "$pcprefix" = "$prefix" ] || fail "colibri.pc has prefix '$pcprefix', want '$prefix'"
+pclibdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir colibri 2>>"$log") || fail "pkg-config --variable=libdir"
+[ "$pclibdir" = "$libdir" ] || fail "colibri.pc has libdir '$pclibdir', but libcolibri.so is in '$libdir'"
+pcincdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=includedir colibri 2>>"$log") ||
+    fail "pkg-config --variable=includedir"
+[ "$pcincdir/colibri" = "$incdir" ] || fail "colibri.pc has includedir '$pcincdir', want '$prefix/include'"
 
 # Shared: flags from the installed colibri.pc only.
 cflags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags colibri 2>>"$log") || fail "pkg-config --cflags"
@@ -101,4 +115,6 @@ fi
 out=$("$tmp/consumer_static" 2>>"$log") || fail "consumer (static) failed"
 [ "$out" = "ok" ] || fail "consumer (static) printed '$out', want 'ok'"
 
+# The same prefix serves the meson consumer project (one install for both checks).
+sh "$root/tests/consumer_test.sh" "$root" "$prefix" || exit 1
 exit 0
