@@ -78,7 +78,8 @@ grep -q 'NEEDED.*libcolibri\.so' "$tmp/needed" || fail "the shared consumer does
 expect_ok "consumer (shared)" env LD_LIBRARY_PATH="$libdir" "$tmp/shared/consumer"
 # ldd must resolve libcolibri.so to the prefix's copy, not to one elsewhere.
 LD_LIBRARY_PATH=$libdir ldd "$tmp/shared/consumer" >"$tmp/ldd" 2>>"$log" || fail "ldd (shared)"
-grep -q "libcolibri\.so.* => $libdir/" "$tmp/ldd" || fail "libcolibri.so does not resolve into $libdir: $(cat "$tmp/ldd")"
+grep -q "libcolibri\.so.* => $libdir/" "$tmp/ldd" ||
+    fail "libcolibri.so does not resolve into $libdir: $(cat "$tmp/ldd")"
 
 # Static: dependency('colibri', static : true) takes libcolibri.a and the .pc's private part.
 step "meson setup (static)" env PKG_CONFIG_PATH="$pcdir" \

@@ -78,9 +78,11 @@ fi
 grep -q ' col_world_update$' "$tmp/exports" || fail "libcolibri.so does not export col_world_update"
 
 # The .pc follows --prefix: its prefix is ours and its libdir and includedir lie under it.
-pcprefix=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=prefix colibri 2>>"$log") || fail "pkg-config --variable=prefix"
+pcprefix=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=prefix colibri 2>>"$log") ||
+    fail "pkg-config --variable=prefix"
 [ "$pcprefix" = "$prefix" ] || fail "colibri.pc has prefix '$pcprefix', want '$prefix'"
-pclibdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir colibri 2>>"$log") || fail "pkg-config --variable=libdir"
+pclibdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir colibri 2>>"$log") ||
+    fail "pkg-config --variable=libdir"
 [ "$pclibdir" = "$libdir" ] || fail "colibri.pc has libdir '$pclibdir', but libcolibri.so is in '$libdir'"
 pcincdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=includedir colibri 2>>"$log") ||
     fail "pkg-config --variable=includedir"
