@@ -28,39 +28,13 @@ fi
 root=$(cd "$root" && pwd)
 prefix=$(cd "$prefix" && pwd)
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/colibri_consumer.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-log=$tmp/log
-: >"$log"
-
-fail() {
-    echo "consumer_test: FAIL: $*" >&2
-    echo "---- log ----" >&2
-    cat "$log" >&2
-    exit 1
-}
-
-# step DESCRIPTION CMD...: run CMD with its output in the log; fail with DESCRIPTION.
-step() {
-    what=$1
-    shift
-    echo "\$ $*" >>"$log"
-    "$@" >>"$log" 2>&1 || fail "$what"
-}
-
-# expect_ok DESCRIPTION CMD...: CMD must print exactly "ok" (examples/consumer.c's verdict).
-expect_ok() {
-    what=$1
-    shift
-    echo "\$ $*" >>"$log"
-    out=$("$@" 2>>"$log") || fail "$what exited non-zero"
-    [ "$out" = "ok" ] || fail "$what printed '$out', want 'ok'"
-}
+test_name=consumer_test
+# shellcheck source=tests/packaging_steps.sh
+. "$root/tests/packaging_steps.sh"
 
 pc=$(find "$prefix" -name colibri.pc | head -n 1)
 so=$(find "$prefix" -name libcolibri.so | head -n 1)
-[ -n "$pc" ] && [ -n "$so" ] || fail "no colibri.pc or libcolibri.so under $prefix"
+{ [ -n "$pc" ] && [ -n "$so" ]; } || fail "no colibri.pc or libcolibri.so under $prefix"
 pcdir=$(dirname "$pc")
 libdir=$(dirname "$so")
 

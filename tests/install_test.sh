@@ -24,26 +24,9 @@ fi
 root=$(cd "$root" && pwd)
 cc=${CC:-cc}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/colibri_install.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-log=$tmp/log
-: >"$log"
-
-fail() {
-    echo "install_test: FAIL: $*" >&2
-    echo "---- log ----" >&2
-    cat "$log" >&2
-    exit 1
-}
-
-# step DESCRIPTION CMD...: run CMD with its output in the log; fail with DESCRIPTION.
-step() {
-    what=$1
-    shift
-    echo "\$ $*" >>"$log"
-    "$@" >>"$log" 2>&1 || fail "$what"
-}
+test_name=install_test
+# shellcheck source=tests/packaging_steps.sh
+. "$root/tests/packaging_steps.sh"
 
 prefix=$tmp/prefix
 step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release \
@@ -95,8 +78,7 @@ libs=$(PKG_CONFIG_PATH=$pcdir pkg-config --libs colibri 2>>"$log") || fail "pkg-
 # shellcheck disable=SC2086
 step "compiling consumer.c (shared)" "$cc" -std=c11 -Wall -Wextra -Werror $cflags \
     -o "$tmp/consumer" "$root/examples/consumer.c" $libs
-out=$(LD_LIBRARY_PATH=$libdir "$tmp/consumer" 2>>"$log") || fail "consumer (shared) failed"
-[ "$out" = "ok" ] || fail "consumer (shared) printed '$out', want 'ok'"
+expect_ok "consumer (shared)" env LD_LIBRARY_PATH="$libdir" "$tmp/consumer"
 
 # Static: the --static link line with -lcolibri swapped for the archive itself, since a
 # plain -lcolibri would pick the .so that sits next to it.
@@ -114,8 +96,7 @@ if command -v readelf >/dev/null 2>&1; then
     fi
 fi
 # No LD_LIBRARY_PATH: the static build must not need the installed shared library.
-out=$("$tmp/consumer_static" 2>>"$log") || fail "consumer (static) failed"
-[ "$out" = "ok" ] || fail "consumer (static) printed '$out', want 'ok'"
+expect_ok "consumer (static)" "$tmp/consumer_static"
 
 # The same prefix serves the meson consumer project (one install for both checks).
 sh "$root/tests/consumer_test.sh" "$root" "$prefix" || exit 1
