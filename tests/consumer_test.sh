@@ -15,7 +15,8 @@
 #              Colibri's meson.override_dependency; the parent must get the library only
 #              (no tests, bench or examples: they default to off in a subproject, so
 #              neither cmocka, glpk nor GMP is looked for), and its `meson test` runs only
-#              the consumer's own test.
+#              the consumer's own test; then, with static : true, the same linked
+#              against the subproject's libcolibri.a.
 # Quiet on success; on failure prints the log of every step and exits 1.
 set -u
 
@@ -91,5 +92,15 @@ for d in cmocka glpk gmp; do
         fail "the subproject looked for $d, a dependency of Colibri's tests only"
     fi
 done
+
+# The subproject's static override: static : true links libcolibri.a (the library's objects
+# are built already; only the consumer relinks).
+step "meson configure (subproject, static)" meson configure "$tmp/sub" -Dstatic=true
+step "ninja (subproject, static)" ninja -C "$tmp/sub"
+readelf -d "$tmp/sub/consumer" >"$tmp/needed" 2>>"$log" || fail "readelf -d (subproject, static)"
+if grep -q 'libcolibri' "$tmp/needed"; then
+    fail "the static consumer of the subproject still needs libcolibri.so"
+fi
+expect_ok "consumer (subproject, static)" "$tmp/sub/consumer"
 
 exit 0
