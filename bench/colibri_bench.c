@@ -5,7 +5,7 @@
  *
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
- *                 [--schedule every|ttc] [--declared-speeds]
+ *                 [--schedule every|ttc] [--margin X] [--declared-speeds]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -88,7 +88,7 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
-            "                     [--frames N] [--schedule every|ttc] [--declared-speeds]\n"
+            "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--brute] [--name NAME]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
@@ -102,7 +102,7 @@ static void usage(FILE *out)
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
             "                   queue; 'every': every moved pair is tested at every frame\n"
             "  --margin X       col_world_def.broadphase_margin (default: the world's)\n"
-            "  --declared-speeds bodies declare the scene's |v| and |w| as their top speeds\n"
+            "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n");
 }
