@@ -1,8 +1,9 @@
 #!/usr/bin/python3
 # SPDX-License-Identifier: MIT
 """The viewer plays a recording in a real browser (issue 21): tools/viewer/index.html in
-headless Chromium (Debian's chromium; software WebGL through SwiftShader, no GPU, no
-network: three.js comes from tools/viewer/node_modules, which scripts/setup installs).
+headless Chromium (Debian's chromium; software WebGL through SwiftShader, no GPU, and no
+network: every host name is made to fail; three.js comes from tools/viewer/node_modules,
+which scripts/setup installs).
 
   viewer_test.py RECORD_DEMO PROJECT_ROOT
 
@@ -97,7 +98,9 @@ def screenshot(chromium, page, rec, frame, out, tmp):
     cmd = [chromium, "--headless", "--no-sandbox", "--disable-gpu-sandbox", "--use-gl=swiftshader",
            "--enable-unsafe-swiftshader", "--allow-file-access-from-files", "--no-first-run",
            "--user-data-dir=" + os.path.join(tmp, "profile"), f"--window-size={WIDTH},{HEIGHT}",
-           "--hide-scrollbars", "--virtual-time-budget=10000", "--screenshot=" + out, url]
+           "--hide-scrollbars", "--virtual-time-budget=10000", "--screenshot=" + out,
+           # no network: every host name fails to resolve, so the page works offline or not at all
+           "--host-resolver-rules=MAP * ~NOTFOUND", url]
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=240)
     if p.returncode != 0 or not os.path.exists(out):
         fail(f"chromium failed (exit {p.returncode}) for {url}:\n{p.stderr[-3000:]}")
