@@ -154,7 +154,7 @@ col_status col_recorder_open(col_world *world, const char *path, col_recorder **
     }
     fprintf(r->file, "{\"format\":\"colibri-record\",\"version\":1,\"pose\":[\"x\",\"y\",\"z\",\"qx\",\"qy\",\"qz\","
                      "\"qw\"],\"backend\":\"%s\"}\n",
-            col_backend_name(world->def.backend) ? col_backend_name(world->def.backend) : "default");
+            world->backend->name);
     if (fflush(r->file) != 0 || ferror(r->file)) {
         int err = errno;
         fclose(r->file);
