@@ -5,7 +5,7 @@
  *
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
- *                 [--schedule every|ttc] [--margin X] [--declared-speeds]
+ *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -49,6 +49,7 @@ typedef struct options {
     const char *scene_path;
     const char *backend_name; /* NULL: default */
     const char *dump_path;    /* NULL: no dump */
+    const char *record_path;  /* --record: col_recorder file (docs/record.md); NULL: none */
     const char *name;         /* NULL: from the scene file name */
     int threads;              /* -1: the world def's default */
     int frames;               /* 0: all of the scene's */
@@ -89,7 +90,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
-            "                     [--dump-pairs FILE] [--brute] [--name NAME]\n"
+            "                     [--dump-pairs FILE] [--brute] [--name NAME] [--record FILE]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -102,6 +103,8 @@ static void usage(FILE *out)
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
             "                   queue; 'every': every moved pair is tested at every frame\n"
             "  --margin X       col_world_def.broadphase_margin (default: the world's)\n"
+            "  --record FILE    record the run for the viewer (tools/viewer/, docs/record.md;\n"
+            "                   untimed, but large: every body's pose at every frame)\n"
             "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n");
@@ -163,7 +166,8 @@ static int parse_options(int argc, char **argv, options *o)
         }
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
-                                             "--dump-pairs", "--name", "--pin", "--schedule", "--margin"};
+                                             "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
+                                             "--record"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -228,10 +232,17 @@ static int parse_options(int argc, char **argv, options *o)
             }
             break;
         }
+        case 8:
+            o->record_path = value;
+            break;
         default:
             o->name = value;
             break;
         }
+    }
+    if (o->brute && o->record_path) {
+        fprintf(stderr, PROG ": --record records a world: it does not go with --brute\n");
+        return 2;
     }
     if (!o->scene_path && !o->topology && !o->list_backends) {
         fprintf(stderr, PROG ": no scene file given\n");
@@ -409,6 +420,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
     bool ok = false;
     col_body_id *ids = calloc(n > 0 ? (size_t)n : 1, sizeof *ids);
     uint32_t *scene_of = NULL; /* body id.index1 -> scene body index */
+    col_recorder *rec = NULL;
     pair_vec pv = {0};
     if (!ids) {
         fprintf(stderr, PROG ": out of memory for %d bodies\n", n);
@@ -450,6 +462,13 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             monotone = false;
     }
     res->setup_ms = ms_since(t_setup);
+    if (o->record_path) {
+        col_status st = col_recorder_open(world, o->record_path, &rec);
+        if (st != COL_OK) {
+            col_failed(world, st, "col_recorder_open");
+            goto done;
+        }
+    }
 
     for (int f = 0; f < res->frames; f++) {
         int64_t t0 = now_ns();
@@ -509,9 +528,17 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         res->narrow_calls += (unsigned long long)c.narrow_calls;
         if (!dump_frame(dump, f, &pv))
             goto done;
+        if (rec && (st = col_recorder_frame(rec)) != COL_OK) {
+            col_failed(world, st, "col_recorder_frame");
+            goto done;
+        }
     }
     ok = true;
 done:
+    if (rec && col_recorder_close(rec) != COL_OK && ok) {
+        col_failed(world, COL_ERR_IO, "col_recorder_close");
+        ok = false;
+    }
     free(pv.v);
     free(scene_of);
     free(ids);

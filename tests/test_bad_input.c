@@ -25,6 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "colibri/colibri.h"
 #include "lib/query_scratch.h"
@@ -3043,6 +3046,179 @@ static void geom_queries_other(fx *f)
     geom_margin(f, -5e-324, COL_ERR_INVALID_ARGUMENT);
 }
 
+/* ---- the recorder (record.h) ---- */
+
+/* A fresh temporary file name (the file exists, empty); the case removes it. */
+static void temp_path(char *buf, size_t n)
+{
+    snprintf(buf, n, "%s/colibri_bad_input_XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    int fd = mkstemp(buf);
+    assert_true(fd >= 0);
+    close(fd);
+}
+
+/* The lines of a file (at most 64 counted). */
+static int file_lines(const char *path)
+{
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    int n = 0, c;
+    while ((c = fgetc(fp)) != EOF) n += c == '\n';
+    fclose(fp);
+    return n;
+}
+
+static void recorder_open_null(fx *f)
+{
+    char path[256];
+    temp_path(path, sizeof path);
+    col_recorder *r = (col_recorder *)(void *)f;
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_recorder_open(NULL, path, &r));
+    assert_null(r);
+    r = (col_recorder *)(void *)f;
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_recorder_open(f->w, NULL, &r));
+    assert_null(r);
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_recorder_open(f->w, path, NULL));
+    assert_int_equal(file_lines(path), 0); /* nothing written */
+    remove(path);
+}
+
+/* An empty path (a zero-length name). */
+static void recorder_open_count(fx *f)
+{
+    col_recorder *r = (col_recorder *)(void *)f;
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_recorder_open(f->w, "", &r));
+    assert_null(r);
+}
+
+/* Files that cannot be made: a directory, a file in a missing directory. IO, with the
+ * path in the message; a write that fails (/dev/full, where it exists) is IO at the
+ * frame that hits it, and every later call fails too. */
+static void recorder_open_other(fx *f)
+{
+    col_recorder *r = (col_recorder *)(void *)f;
+    const char *bad[] = {"/", "/nonexistent-colibri-dir/x/run.colrec"};
+    for (int k = 0; k < 2; k++) {
+        EXPECT(f, COL_ERR_IO, col_recorder_open(f->w, bad[k], &r));
+        assert_null(r);
+        assert_non_null(strstr(col_world_last_error(f->w), bad[k]));
+        assert_non_null(strstr(col_world_last_error(f->w), "col_recorder_open"));
+    }
+    /* A full disk at open (/dev/full, where it exists): the header's flush fails. */
+    FILE *probe = fopen("/dev/full", "w");
+    if (probe != NULL) {
+        fclose(probe);
+        EXPECT(f, COL_ERR_IO, col_recorder_open(f->w, "/dev/full", &r));
+        assert_null(r);
+    }
+    /* A write that fails later (the file size limit, SIGXFSZ ignored so the write
+     * returns EFBIG): IO at the frame that hits it, then at every later call. */
+    char path[256];
+    temp_path(path, sizeof path);
+    EXPECT(f, COL_OK, col_recorder_open(f->w, path, &r));
+    struct rlimit old, lim;
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &old), 0);
+    void (*old_handler)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim = old;
+    lim.rlim_cur = 64; /* the header line is longer than this */
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    EXPECT(f, COL_ERR_IO, col_recorder_frame(r));
+    EXPECT(f, COL_ERR_IO, col_recorder_frame(r));
+    EXPECT(f, COL_ERR_IO, col_recorder_close(r));
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, old_handler);
+    remove(path);
+}
+
+static void recorder_frame_null(fx *f)
+{
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_recorder_frame(NULL));
+}
+
+/* The world changed since its update (a pose set, a body added, a body removed), or a
+ * world never updated: refused, nothing written; then an empty world records. */
+static void recorder_frame_degenerate(fx *f)
+{
+    char path[256];
+    temp_path(path, sizeof path);
+    col_recorder *r;
+    EXPECT(f, COL_OK, col_recorder_open(f->w, path, &r));
+    EXPECT(f, COL_OK, col_recorder_frame(r));
+    assert_int_equal(file_lines(path), 1 + 3 + 1); /* the header, the shapes box, blob and spare, a frame */
+    int lines = file_lines(path);
+    col_world *w = f->w;
+    /* a pose set since the update */
+    assert_int_equal(col_body_set_pose(w, f->a, at(0.2, 0, 0)), COL_OK);
+    f->hash = col_world_hash(w);
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_recorder_frame(r));
+    assert_int_equal(col_world_update(w), COL_OK);
+    f->hash = col_world_hash(w);
+    EXPECT(f, COL_OK, col_recorder_frame(r));
+    assert_int_equal(file_lines(path), ++lines);
+    /* a body added, then removed, since the update */
+    col_body_id x = add_body(w, f->pill, at(0, 0, 3), false);
+    f->hash = col_world_hash(w);
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_recorder_frame(r));
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_body_destroy(w, x), COL_OK);
+    f->hash = col_world_hash(w);
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_recorder_frame(r));
+    assert_int_equal(file_lines(path), lines);
+    assert_int_equal(col_world_update(w), COL_OK);
+    f->hash = col_world_hash(w);
+    EXPECT(f, COL_OK, col_recorder_close(r));
+    remove(path);
+
+    /* a world never updated, then the same world empty */
+    col_world_def def = col_default_world_def();
+    def.worker_count = 1;
+    col_world *e;
+    assert_int_equal(col_world_create(&def, &e), COL_OK);
+    temp_path(path, sizeof path);
+    assert_int_equal(col_recorder_open(e, path, &r), COL_OK);
+    uint64_t h = col_world_hash(e);
+    assert_int_equal(col_recorder_frame(r), COL_ERR_INVALID_ARGUMENT);
+    assert_true(strstr(col_world_last_error(e), "col_recorder_frame") != NULL);
+    assert_int_equal(col_world_update(e), COL_OK);
+    h = col_world_hash(e);
+    assert_int_equal(col_recorder_frame(r), COL_OK);
+    assert_true(col_world_hash(e) == h);
+    assert_int_equal(col_recorder_close(r), COL_OK);
+    assert_int_equal(file_lines(path), 3); /* header, one frame, end */
+    col_world_destroy(e);
+    remove(path);
+}
+
+/* Bodies at the corners of the range (+-COL_MAX_COORD) record as numbers JSON reads. */
+static void recorder_frame_huge(fx *f)
+{
+    char path[256];
+    temp_path(path, sizeof path);
+    col_world *w = f->w;
+    assert_int_equal(col_body_set_pose(w, f->d, at(COL_MAX_COORD, -COL_MAX_COORD, COL_MAX_COORD)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    f->hash = col_world_hash(w);
+    col_recorder *r;
+    EXPECT(f, COL_OK, col_recorder_open(w, path, &r));
+    EXPECT(f, COL_OK, col_recorder_frame(r));
+    EXPECT(f, COL_OK, col_recorder_close(r));
+    FILE *fp = fopen(path, "r");
+    assert_non_null(fp);
+    char buf[8192];
+    size_t n = fread(buf, 1, sizeof buf - 1, fp);
+    buf[n] = '\0';
+    fclose(fp);
+    assert_non_null(strstr(buf, ",1e+15,-1e+15,1e+15,"));
+    assert_null(strstr(buf, "nan"));
+    assert_null(strstr(buf, "inf"));
+    remove(path);
+}
+
+static void recorder_close_null(fx *f)
+{
+    EXPECT_NOWORLD(f, COL_OK, col_recorder_close(NULL));
+}
+
 /* ---- the table: every public function x every class of bad input ---- */
 
 enum { C_NAN, C_INF, C_HUGE, C_TINY, C_COUNT, C_NULL, C_ID, C_DEGEN, C_OTHER, NCOL };
@@ -3409,6 +3585,27 @@ static const cell cells[] = {
     NA_ALL_BUT(col_quat_identity, NA_NOARG),
     NA_ALL_BUT(col_quat_mul, NA_VALUE),
     NA_ALL_BUT(col_transform_identity, NA_NOARG),
+    NA(col_recorder_open, C_NAN, "takes a world, a path and an output"),
+    NA(col_recorder_open, C_INF, "takes a world, a path and an output"),
+    NA(col_recorder_open, C_HUGE, "takes a world, a path and an output"),
+    NA(col_recorder_open, C_TINY, "takes a world, a path and an output"),
+    T(col_recorder_open, C_COUNT, recorder_open_count),
+    T(col_recorder_open, C_NULL, recorder_open_null),
+    NA(col_recorder_open, C_ID, NA_NOID),
+    NA(col_recorder_open, C_DEGEN, NA_NOGEOM),
+    T(col_recorder_open, C_OTHER, recorder_open_other),
+    NA(col_recorder_frame, C_NAN, NA_FROMWORLD),
+    NA(col_recorder_frame, C_INF, NA_FROMWORLD),
+    T(col_recorder_frame, C_HUGE, recorder_frame_huge),
+    NA(col_recorder_frame, C_TINY, NA_FROMWORLD),
+    NA(col_recorder_frame, C_COUNT, NA_NOCOUNT),
+    T(col_recorder_frame, C_NULL, recorder_frame_null),
+    NA(col_recorder_frame, C_ID, NA_NOID),
+    T(col_recorder_frame, C_DEGEN, recorder_frame_degenerate),
+    T(col_recorder_frame, C_OTHER, recorder_open_other),
+    T(col_recorder_close, C_NULL, recorder_close_null),
+    T(col_recorder_close, C_OTHER, recorder_open_other),
+    NA_ALL_BUT(col_recorder_close, "takes the recorder only"),
 };
 #define NCELLS ((int)(sizeof cells / sizeof cells[0]))
 
@@ -3429,7 +3626,8 @@ static const char *const entries[] = {
     "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_create_hull",
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
     "col_geometry_create_compound", "col_geometry_clone", "col_geometry_destroy", "col_geometry_get_info",
-    "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity"};
+    "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
+    "col_recorder_open", "col_recorder_frame", "col_recorder_close"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

@@ -13,6 +13,7 @@
 #include "colibri/base.h"
 #include "colibri/id.h"
 #include "colibri/query.h"
+#include "colibri/record.h"
 #include "colibri/shape.h"
 #include "colibri/types.h"
 #include "colibri/vecmath.h"
