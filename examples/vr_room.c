@@ -494,7 +494,7 @@ int main(int argc, char **argv)
     double t_run = now_ms();
 
     /* The pair switched off with col_pair_set_enabled, to show it leaves the results. */
-    col_pair toggled = {{0, 0, 0}, {0, 0, 0}};
+    col_pair toggled = {{0, 0, 0}, {0, 0, 0}, NULL, NULL};
     const char *toggled_kind[2] = {"", ""}; /* read now: the bodies may be gone by the end */
     int toggle_off = 0, toggle_on = 0;
     bool toggle_ended = false, toggle_absent = true;

@@ -389,8 +389,7 @@ static void publish(col_world *w, uint64_t *keys, int nout, int nrec, int bits)
     if (nout > 1) sort_keys(keys, keys + nrec, nout, bits);
     col_pair_array *out = col_results_next(&w->results);
     for (int k = 0; k < nout; k++) {
-        out->data[k].a = col_world_body_id(w, (uint32_t)(keys[k] >> bits));
-        out->data[k].b = col_world_body_id(w, (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));
+        out->data[k] = col_world_pair_of(w, (uint32_t)(keys[k] >> bits), (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));
     }
     out->count = nout;
     col_results_publish(&w->results);

@@ -202,6 +202,18 @@ static inline col_body_id col_world_body_id(const col_world *world, uint32_t slo
     return id;
 }
 
+/* The pair record of two live body slots (sa's index first): their ids and user data,
+ * as the update reports them (an ended pair keeps what it had when it was reported). */
+static inline col_pair col_world_pair_of(const col_world *world, uint32_t sa, uint32_t sb)
+{
+    col_pair p;
+    p.a = col_world_body_id(world, sa);
+    p.b = col_world_body_id(world, sb);
+    p.user_data_a = world->bodies[sa].user_data;
+    p.user_data_b = world->bodies[sb].user_data;
+    return p;
+}
+
 /* The id of a live shape slot. */
 static inline col_shape_id col_world_shape_id(const col_world *world, uint32_t slot)
 {
