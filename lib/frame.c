@@ -409,6 +409,7 @@ col_status col_world_update(col_world *world)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
     col_world *w = world;
+    col_world_begin_call(w);
     uint64_t calls_before = w->alloc.calls;
     frame_ctx fc = {.w = w, .frame = w->frame + 1, .ttc = w->def.schedule == COL_SCHEDULE_TTC};
 

@@ -221,8 +221,34 @@ static void fx_teardown(fx *f)
 
 static void fx_clear(fx *f) { f->w->last_error[0] = '\0'; }
 
+/* Issue 21: a message starts with the name of the function that failed, the name the
+ * call's text starts with ("col_body_set_pose(f->w, ...)"), then ':' or " (item 3)". */
+static void expect_named(const char *msg, const char *call, int line)
+{
+    size_t n = strcspn(call, "( ");
+    if (strncmp(msg, call, n) != 0 || (msg[n] != ':' && msg[n] != ' '))
+        fail_msg("line %d: the message of %s does not start with its name: \"%s\"", line, call, msg);
+}
+
+/* The calls that take a non-const world: their success says "not an error" (colibri.h,
+ * col_world_last_error); a const call that succeeds leaves the text alone. */
+static bool takes_mutable_world(const char *call)
+{
+    static const char *const names[] = {
+        "col_world_update",       "col_shape_create_convex", "col_shape_create",      "col_shape_create_box",
+        "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
+        "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
+        "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",
+    };
+    size_t n = strcspn(call, "( ");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && strncmp(names[i], call, n) == 0) return true;
+    return false;
+}
+
 /* A call's status: a failure leaves the world's hash as it was and (when the call had the
- * world to write to) a message; a success is the new state. */
+ * world to write to) a message naming the call; a success is the new state, and says so
+ * when the call could change the world. */
 static void fx_status(fx *f, col_status want, col_status got, const char *call, int line, bool message)
 {
     if (got != want)
@@ -230,10 +256,15 @@ static void fx_status(fx *f, col_status want, col_status got, const char *call, 
                  col_status_string(want), col_world_last_error(f->w));
     if (want == COL_OK) {
         f->hash = col_world_hash(f->w);
+        const char *after = takes_mutable_world(call) ? "not an error" : "";
+        if (message && strcmp(f->w->last_error, after) != 0)
+            fail_msg("line %d: %s succeeded and left the message \"%s\", want \"%s\"", line, call, f->w->last_error,
+                     after);
         return;
     }
     if (col_world_hash(f->w) != f->hash) fail_msg("line %d: %s failed and changed the world", line, call);
     if (message && f->w->last_error[0] == '\0') fail_msg("line %d: %s failed without a message", line, call);
+    if (message) expect_named(f->w->last_error, call, line);
 }
 
 /* A call that returns no status: cond must hold and the world must be unchanged. */
@@ -279,6 +310,7 @@ static void free_status(fx *f, col_status want, col_status got, const char *msg,
         fail_msg("line %d: %s returned %s, want %s (message: \"%s\")", line, call, col_status_string(got),
                  col_status_string(want), msg != NULL ? msg : "");
     if (want != COL_OK && msg != NULL && msg[0] == '\0') fail_msg("line %d: %s failed without a message", line, call);
+    if (want != COL_OK && msg != NULL) expect_named(msg, call, line);
     if (col_world_hash(f->w) != f->hash) fail_msg("line %d: %s changed the world", line, call);
 }
 
@@ -906,7 +938,7 @@ static void shape_create_degenerate(fx *f)
     }
     col_shape_id s = {7, 7, 7};
     const col_status flat[] = {COL_ERR_DEGENERATE_SHAPE, COL_ERR_TOO_FEW_POINTS};
-    col_status got = expect_one_of(f, col_shape_create_convex(f->w, same, 10, &s), flat, 2, "coincident", __LINE__);
+    col_status got = expect_one_of(f, col_shape_create_convex(f->w, same, 10, &s), flat, 2, "col_shape_create_convex(coincident)", __LINE__);
     assert_true(col_shape_id_is_null(s));
     hull_free_agrees(f, same, 10, got, __LINE__);
     EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_convex(f->w, line, 10, &s));
@@ -920,7 +952,7 @@ static void shape_create_degenerate(fx *f)
      * rejected as flat, never a hull that is not one) */
     memcpy(sliver, (col_vec3[5]){{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 1e-200}}, sizeof sliver);
     const col_status thin[] = {COL_OK, COL_ERR_DEGENERATE_SHAPE};
-    got = expect_one_of(f, col_shape_create_convex(f->w, sliver, 5, &s), thin, 2, "sliver", __LINE__);
+    got = expect_one_of(f, col_shape_create_convex(f->w, sliver, 5, &s), thin, 2, "col_shape_create_convex(sliver)", __LINE__);
     hull_free_agrees(f, sliver, 5, got, __LINE__);
     if (got == COL_OK) {
         col_shape_info info;
@@ -2046,6 +2078,8 @@ static void round_both(fx *f, int kind, double h, double r, col_status want, int
     got = kind == 0   ? col_geometry_create_sphere(&f->gh, r, &g, &f->err)
           : kind == 1 ? col_geometry_create_capsule(&f->gh, h, r, &g, &f->err)
                       : col_geometry_create_box(&f->gh, col_vec3_make(h, r, r), &g, &f->err);
+    snprintf(call, sizeof call, "col_geometry_create_%s(%g, %g)", kind == 0 ? "sphere" : kind == 1 ? "capsule" : "box", h,
+             r);
     free_status(f, want, got, f->err.message, call, line);
     if (want != COL_OK && g != NULL) fail_msg("line %d: %s (world-free) left *out set", line, call);
     col_geometry_destroy(want == COL_OK ? g : NULL);

@@ -535,6 +535,44 @@ static void test_events_carry_user_data(void **state)
     col_world_destroy(w);
 }
 
+/* Issue 21: a message names the failing call (a pose check is shared by many calls), and
+ * a successful call on a non-const world says "not an error"; a const call's success
+ * leaves the text as it was (colibri.h, col_world_last_error). */
+static void test_messages_name_the_call(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    assert_string_equal(col_world_last_error(w), "not an error");
+    col_shape_id s = make_box(w, 0.5, 0.5, 0.5);
+    col_body_id b = add_body(w, s, at(0, 0, 0), false);
+    col_transform bad = at(1, 2, 3);
+    bad.q.w = 2.0;
+    assert_int_equal(col_body_set_pose(w, b, bad), COL_ERR_BAD_QUATERNION);
+    assert_non_null(strstr(col_world_last_error(w), "col_body_set_pose: quaternion length 2 differs from 1"));
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_body_set_pose: "), col_world_last_error(w));
+    col_transform got;
+    assert_int_equal(col_body_get_pose(w, b, &got), COL_OK); /* const: the text stays */
+    assert_non_null(strstr(col_world_last_error(w), "col_body_set_pose: quaternion"));
+    assert_int_equal(col_body_set_pose(w, b, at(1, 2, 3)), COL_OK);
+    assert_string_equal(col_world_last_error(w), "not an error");
+
+    col_body_id two[2] = {b, b};
+    col_transform poses[2] = {at(0, 0, 0), bad};
+    assert_int_equal(col_body_set_poses(w, two, poses, 2), COL_ERR_BAD_QUATERNION);
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_body_set_poses (item 1): quaternion"), col_world_last_error(w));
+    col_compound_child kids[2] = {{s, at(0, 0, 0)}, {s, bad}};
+    col_shape_id c;
+    assert_int_equal(col_shape_create_compound(w, kids, 2, &c), COL_ERR_BAD_QUATERNION);
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_shape_create_compound (child 1): quaternion"),
+                     col_world_last_error(w));
+    bool hit;
+    assert_int_equal(col_query_overlap(w, s, bad, s, at(0, 0, 0), COL_BACKEND_DEFAULT, &hit), COL_ERR_BAD_QUATERNION);
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_query_overlap: quaternion"), col_world_last_error(w));
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_string_equal(col_world_last_error(w), "not an error");
+    col_world_destroy(w);
+}
+
 static void test_filters_and_statics(void **state)
 {
     (void)state;
@@ -878,6 +916,7 @@ int main(void)
         cmocka_unit_test(test_empty_worlds),
         cmocka_unit_test(test_sorted_pairs_and_events),
         cmocka_unit_test(test_events_carry_user_data),
+        cmocka_unit_test(test_messages_name_the_call),
         cmocka_unit_test(test_filters_and_statics),
         cmocka_unit_test(test_no_allocation_after_warmup),
         cmocka_unit_test(test_out_of_memory_every_n),
