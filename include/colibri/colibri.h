@@ -106,7 +106,7 @@ COL_API col_status col_shape_create_capsule(col_world *world, double half_height
  * frame. */
 typedef struct col_compound_child {
     col_shape_id shape;
-    col_transform pose; /* unit quaternion within the world's tolerance */
+    col_transform pose; /* unit quaternion (x, y, z, w) within the world's tolerance */
 } col_compound_child;
 
 /* A compound of count >= 1 children: a body using it collides with another when any of

@@ -117,7 +117,8 @@ typedef struct col_world_def {
  * a teleport, is re-tested against every sleeping partner in that update). */
 typedef struct col_body_def {
     col_shape_id shape;
-    col_transform pose;      /* position (length units) and unit quaternion */
+    col_transform pose;      /* position (length units) and unit quaternion (x, y, z, w:
+                                vecmath.h; col_transform_from_floats for OpenXR) */
     void *user_data;         /* returned by col_body_get_user_data, never dereferenced */
     uint32_t filter_group;   /* the groups this body belongs to (bits); default 1 */
     uint32_t filter_mask;    /* the groups it may collide with; default all bits */
