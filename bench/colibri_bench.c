@@ -5,7 +5,7 @@
  *
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
- *                 [--schedule every|ttc] [--declared-speeds] [--margin X] [--csv FILE]
+ *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--csv FILE]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -93,9 +93,8 @@ static void usage(FILE *out)
 {
     fprintf(out,
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
-            "                     [--frames N] [--schedule every|ttc] [--declared-speeds]\n"
+            "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME]\n"
-            "                     [--margin X]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -109,7 +108,7 @@ static void usage(FILE *out)
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
             "                   queue; 'every': every moved pair is tested at every frame\n"
             "  --margin X       col_world_def.broadphase_margin (default: the world's)\n"
-            "  --declared-speeds bodies declare the scene's |v| and |w| as their top speeds\n"
+            "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n"
             "Prints one report line on stdout (key=value; docs/bench.md, \"Output\"). A run longer\n"

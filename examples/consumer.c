@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The smallest complete Colibri program, built against the installed library only
- * (tests/install_test.sh compiles it with pkg-config): two overlapping boxes must give
- * exactly one colliding pair. Prints "ok" and exits 0, or says what went wrong and exits 1. */
+ * (tests/install_test.sh compiles it with pkg-config; tests/consumer/ is a meson project
+ * around it, built from an install, shared and static, and as a subproject): two
+ * overlapping boxes must give exactly one colliding pair. Prints "ok" and exits 0, or
+ * says what went wrong and exits 1. */
 #include <stdio.h>
 
 #include <colibri/colibri.h>

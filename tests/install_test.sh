@@ -8,7 +8,11 @@
 #   - both libcolibri.so and libcolibri.a are installed,
 #   - the shared library exports only col_* symbols (docs/conventions.md item 3),
 #   - examples/consumer.c builds from the installed headers and colibri.pc alone and runs,
-#     once against the shared library and once statically against libcolibri.a.
+#     once against the shared library and once statically against libcolibri.a,
+#   - colibri.pc's paths are the prefix's,
+# then runs tests/consumer_test.sh on the same prefix (a meson consumer project, shared,
+# static and as a subproject). Only the library is configured (-Dtests=disabled ...):
+# the install of a library-only build is what this checks, and it builds in seconds.
 # Quiet on success; on failure prints the log of every step and exits 1.
 set -u
 
@@ -20,29 +24,13 @@ fi
 root=$(cd "$root" && pwd)
 cc=${CC:-cc}
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/colibri_install.XXXXXX") || exit 1
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-log=$tmp/log
-: >"$log"
-
-fail() {
-    echo "install_test: FAIL: $*" >&2
-    echo "---- log ----" >&2
-    cat "$log" >&2
-    exit 1
-}
-
-# step DESCRIPTION CMD...: run CMD with its output in the log; fail with DESCRIPTION.
-step() {
-    what=$1
-    shift
-    echo "\$ $*" >>"$log"
-    "$@" >>"$log" 2>&1 || fail "$what"
-}
+test_name=install_test
+# shellcheck source=tests/packaging_steps.sh
+. "$root/tests/packaging_steps.sh"
 
 prefix=$tmp/prefix
-step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release
+step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release \
+    -Dtests=disabled -Dbench=disabled -Dexamples=disabled
 step "meson install" meson install -C "$tmp/build"
 
 # Headers: exactly the public set, nothing internal leaked, nothing missing.
@@ -72,6 +60,17 @@ if [ -s "$tmp/leaked" ]; then
 fi
 grep -q ' col_world_update$' "$tmp/exports" || fail "libcolibri.so does not export col_world_update"
 
+# The .pc follows --prefix: its prefix is ours and its libdir and includedir lie under it.
+pcprefix=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=prefix colibri 2>>"$log") ||
+    fail "pkg-config --variable=prefix"
+[ "$pcprefix" = "$prefix" ] || fail "colibri.pc has prefix '$pcprefix', want '$prefix'"
+pclibdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=libdir colibri 2>>"$log") ||
+    fail "pkg-config --variable=libdir"
+[ "$pclibdir" = "$libdir" ] || fail "colibri.pc has libdir '$pclibdir', but libcolibri.so is in '$libdir'"
+pcincdir=$(PKG_CONFIG_PATH=$pcdir pkg-config --variable=includedir colibri 2>>"$log") ||
+    fail "pkg-config --variable=includedir"
+[ "$pcincdir/colibri" = "$incdir" ] || fail "colibri.pc has includedir '$pcincdir', want '$prefix/include'"
+
 # Shared: flags from the installed colibri.pc only.
 cflags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags colibri 2>>"$log") || fail "pkg-config --cflags"
 libs=$(PKG_CONFIG_PATH=$pcdir pkg-config --libs colibri 2>>"$log") || fail "pkg-config --libs"
@@ -79,8 +78,7 @@ libs=$(PKG_CONFIG_PATH=$pcdir pkg-config --libs colibri 2>>"$log") || fail "pkg-
 # shellcheck disable=SC2086
 step "compiling consumer.c (shared)" "$cc" -std=c11 -Wall -Wextra -Werror $cflags \
     -o "$tmp/consumer" "$root/examples/consumer.c" $libs
-out=$(LD_LIBRARY_PATH=$libdir "$tmp/consumer" 2>>"$log") || fail "consumer (shared) failed"
-[ "$out" = "ok" ] || fail "consumer (shared) printed '$out', want 'ok'"
+expect_ok "consumer (shared)" env LD_LIBRARY_PATH="$libdir" "$tmp/consumer"
 
 # Static: the --static link line with -lcolibri swapped for the archive itself, since a
 # plain -lcolibri would pick the .so that sits next to it.
@@ -98,7 +96,8 @@ if command -v readelf >/dev/null 2>&1; then
     fi
 fi
 # No LD_LIBRARY_PATH: the static build must not need the installed shared library.
-out=$("$tmp/consumer_static" 2>>"$log") || fail "consumer (static) failed"
-[ "$out" = "ok" ] || fail "consumer (static) printed '$out', want 'ok'"
+expect_ok "consumer (static)" "$tmp/consumer_static"
 
+# The same prefix serves the meson consumer project (one install for both checks).
+sh "$root/tests/consumer_test.sh" "$root" "$prefix" || exit 1
 exit 0

@@ -47,7 +47,9 @@ typedef enum col_backend {
  * that no task has claimed before it calls finish_task, so a task that starts late finds
  * nothing left and returns at once: a finish_task that runs a task not yet started on
  * the calling thread (enkiTS, Jolt and TBB waits do) never makes the step wait for the
- * app's scheduler; only a task that has claimed a part and is running is waited for. */
+ * app's scheduler; only a task that has claimed a part and is running is waited for.
+ * A task needs an ordinary thread stack: the exact stage of a sphere or capsule pair uses
+ * about 50 KB of it (docs/rounded.md), more than some fiber schedulers give by default. */
 typedef void col_task_fn(void *task_ctx);
 typedef void *col_enqueue_task_fn(col_task_fn *task, void *task_ctx, void *user_ctx);
 typedef void col_finish_task_fn(void *user_task, void *user_ctx);

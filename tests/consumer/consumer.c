@@ -1,0 +1,1 @@
+../../examples/consumer.c
