@@ -5,7 +5,7 @@
  *
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
- *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE]
+ *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE] [--csv FILE]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -14,6 +14,9 @@
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
  * phase and no world update: the all-pairs reference the normal run must agree with (for
  * any pair of shape kinds: the query takes the world's shape ids).
+ * --csv FILE: one row per frame (frame, ms, pairs, narrow_calls) after a header row.
+ * A run longer than a few seconds says on stderr, at most every 2 s, which frame it is at
+ * and about how long it has left (frame_log.h); stdout carries only the report line.
  * --declared-speeds: each body is created with max_linear_speed = |v| and max_angular_speed
  * = |w| of its scene record (the triangle wave moves it by at most |v| per frame, the walls
  * only shorten that, and it turns by |w|), so it keeps its promise and never trips.
@@ -35,6 +38,7 @@
 
 #include "colibri/colibri.h"
 #include "lib/core/thread_pool.h"
+#include "frame_log.h"
 #include "scene.h"
 
 #define PROG "colibri-bench"
@@ -50,6 +54,7 @@ typedef struct options {
     const char *backend_name; /* NULL: default */
     const char *dump_path;    /* NULL: no dump */
     const char *record_path;  /* --record: col_recorder file (docs/record.md); NULL: none */
+    const char *csv_path;     /* --csv: NULL: no CSV */
     const char *name;         /* NULL: from the scene file name */
     int threads;              /* -1: the world def's default */
     int frames;               /* 0: all of the scene's */
@@ -90,7 +95,7 @@ static void usage(FILE *out)
     fprintf(out,
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
-            "                     [--dump-pairs FILE] [--brute] [--name NAME] [--record FILE]\n"
+            "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME] [--record FILE]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -98,6 +103,7 @@ static void usage(FILE *out)
             "  --pin cores|none pool threads pinned to cores, or left to the OS (the default)\n"
             "  --frames N       run only the first N frames (N >= 1)\n"
             "  --dump-pairs F   write 'f i j' per colliding pair to F\n"
+            "  --csv F          write 'frame,ms,pairs,narrow_calls' per frame to F (a header first)\n"
             "  --brute          col_query_overlap on all pairs instead of the world\n"
             "  --name NAME      scene name in the report (default: file name)\n"
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
@@ -107,7 +113,9 @@ static void usage(FILE *out)
             "                   untimed, but large: every body's pose at every frame)\n"
             "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
-            "  --list-backends  print the backend names, one a line\n");
+            "  --list-backends  print the backend names, one a line\n"
+            "Prints one report line on stdout (key=value; docs/bench.md, \"Output\"). A run longer\n"
+            "than a few seconds prints its progress on stderr, at most every 2 s.\n");
 }
 
 static bool parse_count(const char *s, int min, int *out)
@@ -167,7 +175,7 @@ static int parse_options(int argc, char **argv, options *o)
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
                                              "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
-                                             "--record"};
+                                             "--record", "--csv"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -234,6 +242,9 @@ static int parse_options(int argc, char **argv, options *o)
         }
         case 8:
             o->record_path = value;
+            break;
+        case 9:
+            o->csv_path = value;
             break;
         default:
             o->name = value;
@@ -414,7 +425,8 @@ static col_transform scene_pose_fn(int index, void *ctx)
 
 /* Normal run: bodies in a world, one col_world_update per frame. */
 static bool run_world(const bench_scene *sc, const options *o, col_world *world,
-                      const col_shape_id *shape_ids, int64_t t_setup, FILE *dump, results *res)
+                      const col_shape_id *shape_ids, int64_t t_setup, FILE *dump, frame_log *log,
+                      results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
@@ -526,7 +538,8 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             goto done;
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
-        if (!dump_frame(dump, f, &pv))
+        if (!dump_frame(dump, f, &pv) ||
+            !frame_log_frame(log, f, res->frame_ms[f], pv.n, (unsigned long long)c.narrow_calls, now_ns()))
             goto done;
         if (rec && (st = col_recorder_frame(rec)) != COL_OK) {
             col_failed(world, st, "col_recorder_frame");
@@ -548,7 +561,7 @@ done:
 /* --brute: no broad phase, no world update; every pair i < j through col_query_overlap with
  * the same poses, so its pairs are the reference for the normal run. */
 static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids,
-                      col_backend backend, int64_t t_setup, FILE *dump, results *res)
+                      col_backend backend, int64_t t_setup, FILE *dump, frame_log *log, results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
@@ -568,7 +581,11 @@ static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_i
         for (int b = 0; b < n; b++)
             pose[b] = bench_scene_pose(sc, b, f);
         pv.n = 0;
+        const double all = (double)n * (double)(n - 1) / 2;
         for (int i = 0; i < n; i++) {
+            /* a frame of a large scene takes long: say how far it got (rows before i
+             * hold i (n - 1) - i (i - 1) / 2 of its pairs) */
+            frame_log_within(log, f, ((double)i * (n - 1) - (double)i * (i - 1) / 2) / all, now_ns());
             for (int j = i + 1; j < n; j++) {
                 bool hit = false;
                 col_status st = col_query_overlap(world, shape_of[i], pose[i], shape_of[j],
@@ -594,8 +611,9 @@ static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_i
         res->pairs += pv.n;
         res->frame_ms[f] = ms_since(t0);
 
-        res->narrow_calls += (unsigned long long)n * (unsigned long long)(n > 0 ? n - 1 : 0) / 2;
-        if (!dump_frame(dump, f, &pv))
+        unsigned long long calls = (unsigned long long)n * (unsigned long long)(n > 0 ? n - 1 : 0) / 2;
+        res->narrow_calls += calls;
+        if (!dump_frame(dump, f, &pv) || !frame_log_frame(log, f, res->frame_ms[f], pv.n, calls, now_ns()))
             goto done;
     }
     ok = true;
@@ -708,10 +726,12 @@ int main(int argc, char **argv)
     rc = 1;
     col_world *world = NULL;
     FILE *dump = NULL;
+    frame_log log = {0};
     results res = {0};
     res.hash = FNV_OFFSET;
-    res.schedule = o.schedule_every ? "every" : "ttc";
-    res.speeds = o.declared_speeds ? "declared" : "derived";
+    /* --brute uses neither the world's schedule nor the bodies' speeds */
+    res.schedule = o.brute ? "none" : o.schedule_every ? "every" : "ttc";
+    res.speeds = o.brute ? "none" : o.declared_speeds ? "declared" : "derived";
     res.frames = o.frames > 0 && o.frames < sc.frames ? o.frames : sc.frames;
     res.frame_ms = calloc((size_t)res.frames, sizeof *res.frame_ms);
     col_shape_id *shape_ids = calloc(sc.shape_count > 0 ? (size_t)sc.shape_count : 1,
@@ -736,9 +756,12 @@ int main(int argc, char **argv)
     col_counters c0;
     if (col_world_get_counters(world, &c0) == COL_OK)
         res.workers = c0.workers;
-    bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &res)
-                       : run_world(&sc, &o, world, shape_ids, t_setup, dump, &res);
-    if (!ran)
+    if (!frame_log_open(&log, o.csv_path, res.frames, now_ns()))
+        goto done;
+    bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &log, &res)
+                       : run_world(&sc, &o, world, shape_ids, t_setup, dump, &log, &res);
+    bool logged = frame_log_close(&log);
+    if (!ran || !logged)
         goto done;
     if (col_world_get_counters(world, &c0) == COL_OK)
         res.stalls = c0.worker_stalls;
@@ -762,6 +785,7 @@ int main(int argc, char **argv)
         goto done;
     rc = 0;
 done:
+    frame_log_close(&log);
     if (dump)
         fclose(dump);
     col_world_destroy(world);

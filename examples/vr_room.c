@@ -2,13 +2,18 @@
 /* colibri-vr-room: a VR room full of convex props, the main Colibri demo.
  *
  *   colibri-vr-room [--threads N] [SEED]
+ *   colibri-vr-room --help
  *
  * A few hundred moving bodies (ellipsoids, rods, plates, boxes as hulls; balls and
  * capsules, the hands' and tools' shapes; eighteen shapes shared between them) fly through
  * a room, bouncing off the walls and spinning, over a floor of static slabs with a few
  * static tables (compound shapes: a top and four legs). Bodies are removed and added while the room runs
  * and one pair is switched off for a while with col_pair_set_enabled. Every REPORT_EVERY
- * frames one table row shows what col_world_update found; a summary closes the run.
+ * frames one table row shows what col_world_update found (a legend under the header says
+ * what each column counts); lines starting with '>' show, the first time each happens,
+ * what the calls do: events, removals and their ended pairs (named through the pair
+ * records' user data, since a removed body's id is stale), the disabled pair. A summary
+ * closes the run.
  *
  * There is no physics here: bodies pass through each other and through the tables. The
  * point is to show the detection side (pair lists, began/ended events, counters) on a
@@ -89,13 +94,6 @@ static col_quat quat_normalize(col_quat q)
     double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
     col_quat r = {q.x / n, q.y / n, q.z / n, q.w / n};
     return r;
-}
-
-static col_quat quat_axis_angle(col_vec3 axis, double angle)
-{
-    double s = sin(0.5 * angle);
-    col_quat q = {axis.x * s, axis.y * s, axis.z * s, cos(0.5 * angle)};
-    return q;
 }
 
 /* Shoemake's uniform random rotation. */
@@ -282,7 +280,7 @@ static col_transform prop_pose(const prop *b, int frame)
     col_transform x;
     x.p = b->p;
     /* Closed form, not integrated: the orientation cannot drift off the unit sphere. */
-    x.q = quat_normalize(col_quat_mul(quat_axis_angle(b->axis, b->omega * (frame - b->born) * DT), b->q0));
+    x.q = quat_normalize(col_quat_mul(col_quat_from_axis_angle(b->axis, b->omega * (frame - b->born) * DT), b->q0));
     return x;
 }
 
@@ -368,7 +366,7 @@ static void add_static(col_world *world, col_shape_id shape, double x, double y,
     col_body_id id;
     def.shape = shape;
     def.pose.p = col_vec3_make(x, y, z);
-    def.pose.q = quat_axis_angle(col_vec3_make(0.0, 1.0, 0.0), yaw);
+    def.pose.q = col_quat_from_axis_angle(col_vec3_make(0.0, 1.0, 0.0), yaw);
     def.is_static = true;
     CHECK(world, col_body_create(world, &def, &id));
 }
@@ -388,11 +386,42 @@ static bool pair_listed(const col_pair *list, int count, col_pair p)
     return false;
 }
 
-/* Props carry their kind name as user_data; static bodies carry none. */
-static const char *body_kind(const col_world *world, col_body_id id)
+/* Props carry their kind name as user_data; static bodies carry none. A pair record holds
+ * both bodies' user_data, so this works for the ended pairs of removed bodies too. */
+static const char *kind_of(const void *user_data) { return user_data ? (const char *)user_data : "static"; }
+
+/* "rod #12 / static #3": a pair by its bodies' kinds and ids, from the record alone. */
+static const char *pair_text(col_pair p, char *buf, size_t size)
 {
-    const char *k = col_body_get_user_data(world, id);
-    return k ? k : "static";
+    snprintf(buf, size, "%s #%" PRIu32 " / %s #%" PRIu32, kind_of(p.user_data_a), p.a.index1,
+             kind_of(p.user_data_b), p.b.index1);
+    return buf;
+}
+
+/* The first ended pair (from index 0) whose bodies are both alive (want_removed false) or
+ * one of them removed (true); -1 if none. */
+static int find_ended(const col_world *world, const col_pair_events *ev, bool want_removed)
+{
+    for (int i = 0; i < ev->ended_count; i++) {
+        bool removed = !col_body_is_valid(world, ev->ended[i].a) || !col_body_is_valid(world, ev->ended[i].b);
+        if (removed == want_removed) return i;
+    }
+    return -1;
+}
+
+static void usage(FILE *out)
+{
+    fprintf(out,
+            "usage: colibri-vr-room [--threads N] [SEED]\n"
+            "       colibri-vr-room --help\n"
+            "A VR room of %d moving convex props over static slabs and tables, %d frames at 90 Hz:\n"
+            "every %d frames a table row shows what col_world_update found, lines starting with\n"
+            "'>' show the first events, removals and the disabled pair as they happen, and a\n"
+            "summary closes the run. The same SEED gives the same run for any N.\n"
+            "  --threads N  worker threads of the world (0: one per core, the default; at most %d)\n"
+            "  SEED         a non-negative integer (default %u)\n"
+            "  --help, -h   print this and exit\n",
+            START_BODIES, FRAMES, REPORT_EVERY, COL_MAX_WORKERS, DEFAULT_SEED);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -408,9 +437,13 @@ int main(int argc, char **argv)
     bool have_seed = false;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            return 0;
+        }
         bool is_threads = strcmp(arg, "--threads") == 0;
         if (is_threads && i + 1 >= argc) {
-            fprintf(stderr, "usage: colibri-vr-room [--threads N] [SEED]\n");
+            usage(stderr);
             return 2;
         }
         const char *num = is_threads ? argv[++i] : arg;
@@ -419,8 +452,8 @@ int main(int argc, char **argv)
         unsigned long long v = strtoull(num, &end, 10);
         if (errno || end == num || *end || num[0] == '-' || (is_threads && v > COL_MAX_WORKERS) ||
             (!is_threads && have_seed)) {
-            fprintf(stderr, "colibri-vr-room: bad argument '%s' (usage: colibri-vr-room [--threads N] [SEED], "
-                            "N in [0, %d], SEED a non-negative integer)\n", num, COL_MAX_WORKERS);
+            fprintf(stderr, "colibri-vr-room: bad argument '%s'\n", num);
+            usage(stderr);
             return 2;
         }
         if (is_threads) {
@@ -482,19 +515,26 @@ int main(int argc, char **argv)
            "%d props\n\n",
            2 * ROOM_HALF, ROOM_HEIGHT, 2 * ROOM_HALF, KIND_COUNT * SHAPES_PER_KIND, vmin, vmax,
            statics, START_BODIES);
-    printf("%6s %7s %12s %10s %7s %7s %9s\n", "frame", "bodies", "overlapping", "colliding",
-           "began", "ended", "ms/frame");
+    printf("%6s %7s %6s %7s %10s %10s %6s %6s %9s\n", "frame", "bodies", "added", "removed", "bbox-pairs",
+           "colliding", "began", "ended", "ms/update");
+    printf("legend: bbox-pairs: bounding boxes overlap (broad phase); colliding: shapes touch (exact);"
+           " added..ended: since the last row; ms/update: mean time\n");
 
     /* Totals over the run, and sums over the current table row. */
     unsigned long long pair_frames = 0, began_total = 0, ended_total = 0;
     double ms_total = 0.0, ms_max = 0.0;
     long row_began = 0, row_ended = 0;
+    int row_added = rm.added, row_removed = rm.removed;
+    /* The '>' lines: each kind of happening is told once, when it first happens. */
+    bool told_began = false, told_ended = false, told_removed = false;
+    char text[2][96];
+    int churn_out = 0, churn_in = 0;
     double row_ms = 0.0;
     static double frame_ms[FRAMES]; /* each frame's update time, for the percentiles */
     double t_run = now_ms();
 
     /* The pair switched off with col_pair_set_enabled, to show it leaves the results. */
-    col_pair toggled = {{0, 0, 0}, {0, 0, 0}};
+    col_pair toggled = {{0, 0, 0}, {0, 0, 0}, NULL, NULL};
     const char *toggled_kind[2] = {"", ""}; /* read now: the bodies may be gone by the end */
     int toggle_off = 0, toggle_on = 0;
     bool toggle_ended = false, toggle_absent = true;
@@ -504,17 +544,24 @@ int main(int argc, char **argv)
          * picked up, dropped and spawned in an app. Counts vary so the total wanders. */
         if (frame % CHURN_EVERY == 0) {
             int out = 1 + rng_int(&rm.r, CHURN_MAX), in = 1 + rng_int(&rm.r, CHURN_MAX);
-            for (int i = 0; i < out && rm.count > 0; i++)
+            churn_out = churn_in = 0;
+            for (int i = 0; i < out && rm.count > 0; i++, churn_out++)
                 remove_random_prop(&rm);
-            for (int i = 0; i < in; i++)
+            for (int i = 0; i < in; i++, churn_in++)
                 spawn_prop(&rm, frame);
         }
         /* Re-enable the toggled pair if both bodies survived the churn; if one was removed
          * the world has already forgotten the setting. */
         if (toggle_off && !toggle_on && frame == toggle_off + TOGGLE_LENGTH) {
             toggle_on = frame;
-            if (col_body_is_valid(world, toggled.a) && col_body_is_valid(world, toggled.b))
+            if (col_body_is_valid(world, toggled.a) && col_body_is_valid(world, toggled.b)) {
                 CHECK(world, col_pair_set_enabled(world, toggled.a, toggled.b, true));
+                printf("> frame %d: col_pair_set_enabled(%s, true): the pair is tested again from this update on\n",
+                       frame, pair_text(toggled, text[0], sizeof text[0]));
+            } else {
+                printf("> frame %d: a body of %s was removed meanwhile: the world forgot the setting\n", frame,
+                       pair_text(toggled, text[0], sizeof text[0]));
+            }
         }
 
         move_props(&rm, frame);
@@ -537,11 +584,35 @@ int main(int argc, char **argv)
         row_ended += ev.ended_count;
         row_ms += ms;
 
+        if (!told_began && ev.began_count > 0) {
+            told_began = true;
+            printf("> frame %d: %d pairs began colliding (col_pair_events.began), e.g. %s\n", frame, ev.began_count,
+                   pair_text(ev.began[0], text[0], sizeof text[0]));
+        }
+        int e = told_ended ? -1 : find_ended(world, &ev, false);
+        if (e >= 0) {
+            told_ended = true;
+            printf("> frame %d: %s moved apart: an ended event\n", frame,
+                   pair_text(ev.ended[e], text[0], sizeof text[0]));
+        }
+        e = told_removed || frame % CHURN_EVERY != 0 ? -1 : find_ended(world, &ev, true);
+        if (e >= 0) {
+            told_removed = true;
+            printf("> frame %d: col_body_destroy removed %d props and col_body_create added %d; the update ends"
+                   " the removed ones' pairs, e.g. %s (the id is stale; the record's user_data names it)\n",
+                   frame, churn_out, churn_in, pair_text(ev.ended[e], text[0], sizeof text[0]));
+        }
+        if (toggle_on && frame == toggle_on + 1 && pair_listed(ev.pairs, ev.pair_count, toggled))
+            printf("> frame %d: %s %s\n", frame, pair_text(toggled, text[0], sizeof text[0]),
+                   pair_listed(ev.began, ev.began_count, toggled) ? "began again" : "is listed again");
         if (toggle_off && !toggle_on) {
             /* The frame right after the switch must report the pair as ended (it was
              * colliding), and no frame while it is off may list it. */
-            if (frame == toggle_off + 1)
+            if (frame == toggle_off + 1) {
                 toggle_ended = pair_listed(ev.ended, ev.ended_count, toggled);
+                printf("> frame %d: the disabled pair %s: %s\n", frame, pair_text(toggled, text[0], sizeof text[0]),
+                       toggle_ended ? "an ended event, and no longer in the pairs" : "NO ended event (a bug)");
+            }
             if (pair_listed(ev.pairs, ev.pair_count, toggled))
                 toggle_absent = false;
         }
@@ -555,15 +626,20 @@ int main(int argc, char **argv)
                 col_world_destroy(world);
                 return 1;
             }
-            toggled_kind[0] = body_kind(world, toggled.a);
-            toggled_kind[1] = body_kind(world, toggled.b);
+            toggled_kind[0] = kind_of(toggled.user_data_a);
+            toggled_kind[1] = kind_of(toggled.user_data_b);
             toggle_off = frame;
+            printf("> frame %d: col_pair_set_enabled(%s, false): colliding now, switched off for %d frames\n", frame,
+                   pair_text(toggled, text[1], sizeof text[1]), TOGGLE_LENGTH);
         }
 
         if (frame % REPORT_EVERY == 0) {
-            printf("%6d %7d %12d %10d %7ld %7ld %9.3f\n", frame, c.bodies, c.broadphase_pairs,
-                   ev.pair_count, row_began, row_ended, row_ms / REPORT_EVERY);
+            printf("%6d %7d %6d %7d %10d %10d %6ld %6ld %9.3f\n", frame, c.bodies, rm.added - row_added,
+                   rm.removed - row_removed, c.broadphase_pairs, ev.pair_count, row_began, row_ended,
+                   row_ms / REPORT_EVERY);
             row_began = row_ended = 0;
+            row_added = rm.added;
+            row_removed = rm.removed;
             row_ms = 0.0;
         }
     }

@@ -85,6 +85,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
 {
     if (world == NULL || def == NULL || out == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_create: NULL argument");
+    col_world_begin_call(world);
     col_body_id none = {0, 0, 0};
     *out = none;
     if (def->internal_cookie != COL_DEF_COOKIE)
@@ -92,7 +93,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     col_status st = col_world_check_shape(world, def->shape, "col_body_create");
     if (st != COL_OK) return st;
     col_transform pose;
-    st = col_world_check_pose(world, def->pose, &pose);
+    st = col_world_check_pose(world, def->pose, &pose, "col_body_create");
     if (st != COL_OK) return st;
     st = check_speeds(world, def->max_linear_speed, def->max_angular_speed, "col_body_create");
     if (st != COL_OK) return st;
@@ -139,6 +140,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
 col_status col_body_destroy(col_world *world, col_body_id body)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_world_begin_call(world);
     col_status st = col_world_check_body(world, body, "col_body_destroy");
     if (st != COL_OK) return st;
     uint32_t slot = body.index1 - 1;
@@ -163,10 +165,11 @@ bool col_body_is_valid(const col_world *world, col_body_id body)
 col_status col_body_set_pose(col_world *world, col_body_id body, col_transform pose)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_world_begin_call(world);
     col_status st = col_world_check_body(world, body, "col_body_set_pose");
     if (st != COL_OK) return st;
     col_transform p;
-    st = col_world_check_pose(world, pose, &p);
+    st = col_world_check_pose(world, pose, &p, "col_body_set_pose");
     if (st != COL_OK) return st;
     uint32_t slot = body.index1 - 1;
     world->bodies[slot].pose = p;
@@ -178,6 +181,7 @@ col_status col_body_set_max_speeds(col_world *world, col_body_id body, double ma
                                    double max_angular_speed)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_world_begin_call(world);
     col_status st = col_world_check_body(world, body, "col_body_set_max_speeds");
     if (st != COL_OK) return st;
     st = check_speeds(world, max_linear_speed, max_angular_speed, "col_body_set_max_speeds");

@@ -92,6 +92,7 @@ static int reserve_stamps(col_world *w)
 static col_status set_poses(col_world *w, const col_body_id *bodies, const col_transform *poses, int count,
                             col_pose_fn *fn, void *ctx, const char *what)
 {
+    col_world_begin_call(w);
     if (count < 0) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: count %d is negative", what, count);
     if (count == 0) return COL_OK;
     if (bodies == NULL || (poses == NULL && fn == NULL))
@@ -116,11 +117,9 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
         col_status st = col_world_check_body(w, bodies[bad], item);
         if (st != COL_OK) return st;
         col_transform unused;
-        st = col_world_check_pose(w, w->poses.poses.data[bad], &unused);
+        st = col_world_check_pose(w, w->poses.poses.data[bad], &unused, item);
         if (st == COL_OK) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: check failed", item);
-        char why[sizeof w->last_error];
-        memcpy(why, w->last_error, sizeof why);
-        return col_world_fail(w, st, "%s: %s", item, why);
+        return st;
     }
     int dup = 0;
     for (int k = 0; k < w->worker_count; k++) dup |= w->workers[k].pose_dup;

@@ -30,8 +30,8 @@ static col_status dist_check_shapes(const col_world *world, const col_distance_i
     col_status st = col_world_check_shape(world, in->shape_a, what);
     if (st == COL_OK) st = col_world_check_shape(world, in->shape_b, what);
     col_transform pa, pb;
-    if (st == COL_OK) st = col_world_check_pose(world, in->pose_a, &pa);
-    if (st == COL_OK) st = col_world_check_pose(world, in->pose_b, &pb);
+    if (st == COL_OK) st = col_world_check_pose(world, in->pose_a, &pa, what);
+    if (st == COL_OK) st = col_world_check_pose(world, in->pose_b, &pb, what);
     if (st != COL_OK) return st;
     job->ga = world->shapes[in->shape_a.index1 - 1].geom;
     job->gb = world->shapes[in->shape_b.index1 - 1].geom;
@@ -147,10 +147,10 @@ static size_t dist_scratch_need(const dist_job *job)
 /* Runs a validated job: a single hull pair through the walk (with the cache), anything
  * else piece pair by piece pair (lib/distance_piece.h), keeping the least separated. */
 static col_status dist_run(const dist_job *job, col_distance_cache *pcache, double margin, col_query_scratch *s,
-                           col_piece_contact *out, bool want_points)
+                           col_piece_contact *out, bool want_points, const char *what)
 {
     if (col_query_scratch_reserve(s, dist_scratch_need(job)) != COL_OK)
-        return col_query_scratch_fail(s, COL_ERR_OUT_OF_MEMORY, "out of memory for the query's scratch");
+        return col_query_scratch_fail(s, COL_ERR_OUT_OF_MEMORY, "%s: out of memory for the query's scratch", what);
     if (col_geometry_is_hull(job->ga) && col_geometry_is_hull(job->gb)) {
         col_vor_result r;
         col_vor_contact c;
@@ -197,9 +197,9 @@ static col_status world_run(const col_world *world, const dist_job *job, col_dis
 {
     col_query_scratch s;
     col_query_scratch_init(&s, &world->def.allocator);
-    col_status st = dist_run(job, cache, margin, &s, r, want_points);
+    col_status st = dist_run(job, cache, margin, &s, r, want_points, what);
     col_query_scratch_release(&s);
-    if (st != COL_OK) return col_world_fail(world, st, "%s: %s", what, s.message);
+    if (st != COL_OK) return col_world_fail(world, st, "%s", s.message);
     return COL_OK;
 }
 
@@ -299,7 +299,7 @@ col_status col_geometry_distance(const col_geometry *a, col_transform pose_a, co
     dist_job job;
     col_status st = free_job(a, pose_a, b, pose_b, scratch, &job, "col_geometry_distance");
     col_piece_contact r;
-    if (st == COL_OK) st = dist_run(&job, cache, 0.0, scratch, &r, false);
+    if (st == COL_OK) st = dist_run(&job, cache, 0.0, scratch, &r, false, "col_geometry_distance");
     if (st != COL_OK) return st;
     dist_fill(&r, out);
     return COL_OK;
@@ -317,7 +317,7 @@ col_status col_geometry_contact(const col_geometry *a, col_transform pose_a, con
     dist_job job;
     col_status st = free_job(a, pose_a, b, pose_b, scratch, &job, "col_geometry_contact");
     col_piece_contact r;
-    if (st == COL_OK) st = dist_run(&job, cache, margin, scratch, &r, true);
+    if (st == COL_OK) st = dist_run(&job, cache, margin, scratch, &r, true, "col_geometry_contact");
     if (st != COL_OK) return st;
     contact_fill(&r, out);
     return COL_OK;

@@ -389,8 +389,7 @@ static void publish(col_world *w, uint64_t *keys, int nout, int nrec, int bits)
     if (nout > 1) sort_keys(keys, keys + nrec, nout, bits);
     col_pair_array *out = col_results_next(&w->results);
     for (int k = 0; k < nout; k++) {
-        out->data[k].a = col_world_body_id(w, (uint32_t)(keys[k] >> bits));
-        out->data[k].b = col_world_body_id(w, (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));
+        out->data[k] = col_world_pair_of(w, (uint32_t)(keys[k] >> bits), (uint32_t)(keys[k] & ((UINT64_C(1) << bits) - 1)));
     }
     out->count = nout;
     col_results_publish(&w->results);
@@ -410,6 +409,7 @@ col_status col_world_update(col_world *world)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
     col_world *w = world;
+    col_world_begin_call(w);
     uint64_t calls_before = w->alloc.calls;
     frame_ctx fc = {.w = w, .frame = w->frame + 1, .ttc = w->def.schedule == COL_SCHEDULE_TTC};
 

@@ -46,10 +46,10 @@ static col_status adopt(col_alloc *tmp, col_geometry *g, col_geometry **out, col
     return COL_OK;
 }
 
-col_status col_geometry_create_hull(const col_allocator *allocator, const col_vec3 *points, int count,
-                                    col_geometry **out, col_error *error)
+/* The hull of points, its messages naming what (the hull or the box call). */
+static col_status hull_create(const col_allocator *allocator, const col_vec3 *points, int count, col_geometry **out,
+                              col_error *error, const char *what)
 {
-    const char *what = "col_geometry_create_hull";
     col_alloc a;
     col_status st = begin(allocator, out, error, what, &a);
     if (st != COL_OK) return st;
@@ -59,6 +59,12 @@ col_status col_geometry_create_hull(const col_allocator *allocator, const col_ve
     st = col_geom_hull(&a, points, count, &g, msg, sizeof msg);
     if (st != COL_OK) return fail(error, st, what, msg);
     return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_create_hull(const col_allocator *allocator, const col_vec3 *points, int count,
+                                    col_geometry **out, col_error *error)
+{
+    return hull_create(allocator, points, count, out, error, "col_geometry_create_hull");
 }
 
 col_status col_geometry_create_box(const col_allocator *allocator, col_vec3 h, col_geometry **out, col_error *error)
@@ -74,7 +80,7 @@ col_status col_geometry_create_box(const col_allocator *allocator, col_vec3 h, c
     }
     col_vec3 c[8];
     for (int i = 0; i < 8; i++) c[i] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
-    return col_geometry_create_hull(allocator, c, 8, out, error);
+    return hull_create(allocator, c, 8, out, error, what);
 }
 
 /* A sphere (half_height < 0) or a capsule, world-free. */

@@ -247,9 +247,7 @@ void col_interframe_finish(col_world *w)
     col_pair *out = st->out[next].data;
     for (int i = 0; i < st->cand.count; i++) {
         if (!st->hit.data[i]) continue;
-        out[n].a = col_world_body_id(w, st->cand.data[i].a);
-        out[n].b = col_world_body_id(w, st->cand.data[i].b);
-        n++;
+        out[n++] = col_world_pair_of(w, st->cand.data[i].a, st->cand.data[i].b);
     }
     /* Indices are unique within the list: the order is total. */
     if (n > 1) qsort(out, (size_t)n, sizeof *out, if_pair_cmp);

@@ -46,6 +46,7 @@ static col_status check_pair(const col_world *world, col_body_id a, col_body_id 
 col_status col_pair_set_enabled(col_world *world, col_body_id a, col_body_id b, bool enabled)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_world_begin_call(world);
     col_status st = check_pair(world, a, b, "col_pair_set_enabled");
     if (st != COL_OK) return st;
     uint32_t sa = a.index1 - 1, sb = b.index1 - 1;

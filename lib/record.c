@@ -135,6 +135,7 @@ col_status col_recorder_open(col_world *world, const char *path, col_recorder **
 {
     if (out != NULL) *out = NULL;
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_world_begin_call(world); /* "not an error" on success (colibri.h's rule) */
     if (path == NULL || out == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_recorder_open: NULL %s",
                               path == NULL ? "path" : "out");
@@ -188,6 +189,7 @@ col_status col_recorder_frame(col_recorder *r)
 {
     if (r == NULL) return COL_ERR_INVALID_ARGUMENT;
     col_world *w = r->world;
+    col_world_begin_call(w); /* "not an error" on success (colibri.h's rule) */
     if (r->write_failed)
         return col_world_fail(w, COL_ERR_IO, "col_recorder_frame: an earlier write to '%s' failed", r->path);
     if (w->frame == 0)

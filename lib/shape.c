@@ -29,7 +29,7 @@ static col_status adopt(col_world *world, col_geometry *g, col_shape_id *out, co
 {
     col_np_counts counts = col_np_counts_max(world->shape_counts_max, col_geometry_counts(g));
     size_t scratch = world->backend->scratch_need(counts, counts);
-    if (col_geometry_data_build(g, world->backend) != COL_OK || col_world_reserve_scratch(world, scratch) != COL_OK ||
+    if (col_geometry_data_build(g, world->backend) != COL_OK || col_world_reserve_scratch(world, scratch, what) != COL_OK ||
         col_id_pool_reserve(&world->shape_ids, &world->alloc, 1) != 0 || grow_shapes(world) != COL_OK) {
         col_geom_free(g);
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
@@ -59,6 +59,7 @@ static col_status begin(col_world *world, col_shape_id *out, const char *what)
     col_shape_id none = {0, 0, 0};
     if (out != NULL) *out = none; /* before anything can fail, the world being NULL included */
     if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    col_world_begin_call(world);
     return COL_OK;
 }
 
@@ -143,14 +144,12 @@ col_status col_shape_create_compound(col_world *world, const col_compound_child 
                               "%s: children NULL, or count %d not in 1 .. COL_MAX_COMPOUND_PIECES (an empty compound)",
                               what, count);
     for (int i = 0; i < count; i++) {
+        char child[64];
+        snprintf(child, sizeof child, "%s (child %d)", what, i);
         col_transform pose;
-        st = col_world_check_shape(world, children[i].shape, what);
-        if (st == COL_OK) st = col_world_check_pose(world, children[i].pose, &pose);
-        if (st != COL_OK) {
-            char why[sizeof world->last_error];
-            snprintf(why, sizeof why, "%s", world->last_error);
-            return col_world_fail(world, st, "%s: child %d: %s", what, i, why);
-        }
+        st = col_world_check_shape(world, children[i].shape, child);
+        if (st == COL_OK) st = col_world_check_pose(world, children[i].pose, &pose, child);
+        if (st != COL_OK) return st;
     }
     const col_geometry **kids = col_alloc_bytes(&world->alloc, (size_t)count * sizeof *kids);
     col_transform *poses = col_alloc_bytes(&world->alloc, (size_t)count * sizeof *poses);
@@ -161,7 +160,7 @@ col_status col_shape_create_compound(col_world *world, const col_compound_child 
     } else {
         for (int i = 0; i < count; i++) {
             kids[i] = world->shapes[children[i].shape.index1 - 1].geom;
-            col_world_check_pose(world, children[i].pose, &poses[i]);
+            col_world_check_pose(world, children[i].pose, &poses[i], what);
         }
         st = col_geom_compound(&world->alloc, kids, poses, count, &g, err, sizeof err);
     }
@@ -173,6 +172,7 @@ col_status col_shape_create_compound(col_world *world, const col_compound_child 
 col_status col_shape_destroy(col_world *world, col_shape_id shape)
 {
     if (world == NULL) return COL_ERR_INVALID_ARGUMENT;
+    col_world_begin_call(world);
     col_status st = col_world_check_shape(world, shape, "col_shape_destroy");
     if (st != COL_OK) return st;
     col_shape_rec *r = &world->shapes[shape.index1 - 1];

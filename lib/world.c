@@ -102,6 +102,7 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     if (w == NULL) return COL_ERR_OUT_OF_MEMORY;
     w->alloc = alloc;
     w->def = *def;
+    col_world_begin_call(w);
     w->id_tag = world_id_tag(w);
     w->backend = col_np_backend_get(def->backend);
     w->np_slot = col_geometry_data_slot(w->backend);
@@ -243,22 +244,22 @@ col_status col_pose_normalize(double quaternion_tolerance, col_transform pose, c
     return COL_OK;
 }
 
-col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out)
+col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out, const char *what)
 {
     col_status st = col_pose_normalize(world->def.quaternion_tolerance, pose, out);
     if (st == COL_OK) return COL_OK;
     const col_vec3 p = pose.p;
     const col_quat q = pose.q;
     if (!coord_ok(p.x) || !coord_ok(p.y) || !coord_ok(p.z))
-        return col_world_fail(world, COL_ERR_NOT_FINITE, "position (%g, %g, %g) is not finite or beyond %g", p.x, p.y,
-                              p.z, COL_MAX_COORD);
-    if (st == COL_ERR_NOT_FINITE) return col_world_fail(world, st, "quaternion has a NaN or infinite component");
+        return col_world_fail(world, COL_ERR_NOT_FINITE, "%s: position (%g, %g, %g) is not finite or beyond %g", what,
+                              p.x, p.y, p.z, COL_MAX_COORD);
+    if (st == COL_ERR_NOT_FINITE) return col_world_fail(world, st, "%s: quaternion has a NaN or infinite component", what);
     double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    return col_world_fail(world, st, "quaternion length %.17g differs from 1 by more than %g", n,
+    return col_world_fail(world, st, "%s: quaternion length %.17g differs from 1 by more than %g", what, n,
                           world->def.quaternion_tolerance);
 }
 
-col_status col_world_reserve_scratch(col_world *world, size_t size)
+col_status col_world_reserve_scratch(col_world *world, size_t size, const char *what)
 {
     /* One buffer per worker: a query writes its scratch, so workers cannot share one. */
     for (int k = 0; k < world->worker_count; k++) {
@@ -267,7 +268,8 @@ col_status col_world_reserve_scratch(col_world *world, size_t size)
         size_t want = s->size > 0 ? s->size : 4096;
         while (want < size) want *= 2;
         void *mem = col_alloc_bytes(&world->alloc, want);
-        if (mem == NULL) return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "scratch buffer of %zu bytes", want);
+        if (mem == NULL) return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "%s: out of memory for a scratch buffer of %zu bytes", what,
+                                      want);
         col_free_bytes(&world->alloc, s->mem, s->size);
         s->mem = mem;
         s->size = want;

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "colibri/colibri.h"
 #include "lib/core/alloc.h"
@@ -136,11 +137,22 @@ col_status col_world_fail(const col_world *world, col_status status, const char 
 #endif
     ;
 
-/* Validation helpers: OK or a recorded error. */
+/* The text of col_world_last_error after a successful call that takes a non-const world
+ * (colibri.h states the rule). */
+#define COL_NOT_AN_ERROR "not an error"
+
+/* The start of every public call that may change the world: the message says "not an
+ * error" until a check fails (a failure overwrites it). */
+static inline void col_world_begin_call(col_world *world)
+{
+    memcpy(world->last_error, COL_NOT_AN_ERROR, sizeof COL_NOT_AN_ERROR);
+}
+
+/* Validation helpers: OK or a recorded error, what naming the public call. */
 col_status col_world_check_body(const col_world *world, col_body_id id, const char *what);
 col_status col_world_check_shape(const col_world *world, col_shape_id id, const char *what);
 /* Checks a pose and writes its normalised form to *out. */
-col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out);
+col_status col_world_check_pose(const col_world *world, col_transform pose, col_transform *out, const char *what);
 /* The same check with no message and no write but *out: safe on any thread (the batch
  * pose calls run it on the workers, then col_world_check_pose on the first failure). */
 col_status col_pose_normalize(double quaternion_tolerance, col_transform pose, col_transform *out);
@@ -156,7 +168,7 @@ static inline void col_world_mark_dirty(col_world *w, uint32_t slot)
 
 /* Grows every worker's narrow-phase scratch to at least size bytes. A failure may leave
  * some grown: scratch is not world state. */
-col_status col_world_reserve_scratch(col_world *world, size_t size);
+col_status col_world_reserve_scratch(col_world *world, size_t size, const char *what);
 
 /* Bounding box of a shape at a pose (col_geometry_box_at; a hull's straight from the
  * record): every world core point as the narrow phase computes it, widened by its piece's
@@ -200,6 +212,18 @@ static inline col_body_id col_world_body_id(const col_world *world, uint32_t slo
 {
     col_body_id id = {slot + 1, world->body_ids.generation[slot], world->id_tag | COL_ID_KIND_BODY};
     return id;
+}
+
+/* The pair record of two live body slots (sa's index first): their ids and user data,
+ * as the update reports them (an ended pair keeps what it had when it was reported). */
+static inline col_pair col_world_pair_of(const col_world *world, uint32_t sa, uint32_t sb)
+{
+    col_pair p;
+    p.a = col_world_body_id(world, sa);
+    p.b = col_world_body_id(world, sb);
+    p.user_data_a = world->bodies[sa].user_data;
+    p.user_data_b = world->bodies[sb].user_data;
+    return p;
 }
 
 /* The id of a live shape slot. */

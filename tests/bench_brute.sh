@@ -6,7 +6,9 @@
 # on small scenes made by our generator (bench/scene_gen.c, docs/scenes.md), colibri-bench's
 # world run must report exactly the pairs of its --brute run (col_query_overlap on all
 # pairs i < j), frame by frame, with the same pairhash and at least one colliding pair (so
-# a run that finds nothing cannot pass).
+# a run that finds nothing cannot pass). Both runs' --csv rows (issue 21) must add up to
+# their report's pairs= and narrow_calls=, one row per frame after the header, and the
+# brute run must not claim a schedule it does not use.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bench=${1:-$here/../build/bench/colibri-bench}
@@ -30,8 +32,8 @@ check() {
     name=$1
     shift
     "$gen" "$@" -o "$tmp/$name.scene"
-    world=$("$bench" --dump-pairs "$tmp/$name.world" "$tmp/$name.scene")
-    brute=$("$bench" --brute --dump-pairs "$tmp/$name.brute" "$tmp/$name.scene")
+    world=$("$bench" --dump-pairs "$tmp/$name.world" --csv "$tmp/$name.world.csv" "$tmp/$name.scene")
+    brute=$("$bench" --brute --dump-pairs "$tmp/$name.brute" --csv="$tmp/$name.brute.csv" "$tmp/$name.scene")
     echo "$world"
     echo "$brute"
     if ! cmp -s "$tmp/$name.world" "$tmp/$name.brute"; then
@@ -53,6 +55,22 @@ check() {
     fi
     if [ "$pw" != "$lines" ]; then
         echo "bench_brute: $name: pairs=$pw but the dump has $lines lines" >&2
+        return 1
+    fi
+    for run in world brute; do
+        report=$(if [ $run = world ]; then echo "$world"; else echo "$brute"; fi)
+        want="$(echo "$report" | field frames) $(echo "$report" | field pairs) $(echo "$report" | field narrow_calls)"
+        got=$(awk -F, 'NR == 1 { if ($0 != "frame,ms,pairs,narrow_calls") bad = 1; next }
+                       $1 != NR - 2 || $2 < 0 { bad = 1 }
+                       { n++; p += $3; c += $4 }
+                       END { if (bad) print "bad"; else print n, p, c }' "$tmp/$name.$run.csv")
+        if [ "$got" != "$want" ]; then
+            echo "bench_brute: $name: the $run run's CSV gives frames, pairs, calls '$got', its report '$want'" >&2
+            return 1
+        fi
+    done
+    if [ "$(echo "$brute" | field schedule)" != none ]; then
+        echo "bench_brute: $name: the brute run reports schedule=$(echo "$brute" | field schedule), not none" >&2
         return 1
     fi
 }

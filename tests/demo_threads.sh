@@ -17,5 +17,12 @@ if [ "$a" != "$b" ]; then
     rm -rf "$d"
     exit 1
 fi
+# What the demo promises to show (issue 21): a help text, the legend under the table's
+# header, and the '>' lines of the events, a removal's ended pairs and the disabled pair.
+"$demo" --help | grep -q '^usage: colibri-vr-room' || { echo "demo_threads: --help prints no usage" >&2; exit 1; }
+for want in '^legend: bbox-pairs: bounding boxes overlap' '^> frame 1: [0-9]* pairs began' \
+    '^> frame [0-9]*: col_body_destroy removed' '^> frame [0-9]*: the disabled pair .*: an ended event'; do
+    printf '%s\n' "$a" | grep -q "$want" || { echo "demo_threads: no line matching '$want'" >&2; exit 1; }
+done
 printf '%s\n' "$a" | tail -4
 echo "demo_threads: 1 and 2 workers give the same run"

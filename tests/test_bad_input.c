@@ -224,8 +224,34 @@ static void fx_teardown(fx *f)
 
 static void fx_clear(fx *f) { f->w->last_error[0] = '\0'; }
 
+/* Issue 21: a message starts with the name of the function that failed, the name the
+ * call's text starts with ("col_body_set_pose(f->w, ...)"), then ':' or " (item 3)". */
+static void expect_named(const char *msg, const char *call, int line)
+{
+    size_t n = strcspn(call, "( ");
+    if (strncmp(msg, call, n) != 0 || (msg[n] != ':' && msg[n] != ' '))
+        fail_msg("line %d: the message of %s does not start with its name: \"%s\"", line, call, msg);
+}
+
+/* The calls that take a non-const world: their success says "not an error" (colibri.h,
+ * col_world_last_error); a const call that succeeds leaves the text alone. */
+static bool takes_mutable_world(const char *call)
+{
+    static const char *const names[] = {
+        "col_world_update",       "col_shape_create_convex", "col_shape_create",      "col_shape_create_box",
+        "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
+        "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
+        "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",
+    };
+    size_t n = strcspn(call, "( ");
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strlen(names[i]) == n && strncmp(names[i], call, n) == 0) return true;
+    return false;
+}
+
 /* A call's status: a failure leaves the world's hash as it was and (when the call had the
- * world to write to) a message; a success is the new state. */
+ * world to write to) a message naming the call; a success is the new state, and says so
+ * when the call could change the world. */
 static void fx_status(fx *f, col_status want, col_status got, const char *call, int line, bool message)
 {
     if (got != want)
@@ -233,10 +259,15 @@ static void fx_status(fx *f, col_status want, col_status got, const char *call, 
                  col_status_string(want), col_world_last_error(f->w));
     if (want == COL_OK) {
         f->hash = col_world_hash(f->w);
+        const char *after = takes_mutable_world(call) ? "not an error" : "";
+        if (message && strcmp(f->w->last_error, after) != 0)
+            fail_msg("line %d: %s succeeded and left the message \"%s\", want \"%s\"", line, call, f->w->last_error,
+                     after);
         return;
     }
     if (col_world_hash(f->w) != f->hash) fail_msg("line %d: %s failed and changed the world", line, call);
     if (message && f->w->last_error[0] == '\0') fail_msg("line %d: %s failed without a message", line, call);
+    if (message) expect_named(f->w->last_error, call, line);
 }
 
 /* A call that returns no status: cond must hold and the world must be unchanged. */
@@ -282,6 +313,7 @@ static void free_status(fx *f, col_status want, col_status got, const char *msg,
         fail_msg("line %d: %s returned %s, want %s (message: \"%s\")", line, call, col_status_string(got),
                  col_status_string(want), msg != NULL ? msg : "");
     if (want != COL_OK && msg != NULL && msg[0] == '\0') fail_msg("line %d: %s failed without a message", line, call);
+    if (want != COL_OK && msg != NULL) expect_named(msg, call, line);
     if (col_world_hash(f->w) != f->hash) fail_msg("line %d: %s changed the world", line, call);
 }
 
@@ -743,6 +775,121 @@ static void counters_null(fx *f)
     EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_get_counters(f->w, NULL));
 }
 
+/* ---- the pose helpers of vecmath.h (issue 21) ---- */
+
+/* q must be all NaN, and a pose carrying it refused as not finite. */
+static void axis_angle_refused(fx *f, col_quat q, int line)
+{
+    if (!(isnan(q.x) && isnan(q.y) && isnan(q.z) && isnan(q.w)))
+        fail_msg("line %d: col_quat_from_axis_angle gave (%g, %g, %g, %g), want NaNs", line, q.x, q.y, q.z, q.w);
+    col_transform t = {{0, 0, 0}, q};
+    EXPECT(f, COL_ERR_NOT_FINITE, col_body_set_pose(f->w, f->a, t));
+}
+
+/* q must be unit to rounding and accepted as a pose. */
+static void axis_angle_accepted(fx *f, col_quat q, int line)
+{
+    double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
+    if (!(fabs(n - 1.0) <= 4 * DBL_EPSILON)) fail_msg("line %d: |q| = %.17g", line, n);
+    col_transform t;
+    assert_int_equal(col_body_get_pose(f->w, f->a, &t), COL_OK);
+    t.q = q;
+    EXPECT(f, COL_OK, col_body_set_pose(f->w, f->a, t));
+}
+
+/* NaN (v) or infinity in each component of the axis and in the angle. */
+static void axis_angle_bad_number(fx *f, double v)
+{
+    for (int c = 0; c < 4; c++) {
+        double x[4] = {0.5, -1.0, 2.0, 1.0};
+        x[c] = v;
+        axis_angle_refused(f, col_quat_from_axis_angle(col_vec3_make(x[0], x[1], x[2]), x[3]), __LINE__);
+        x[c] = -v;
+        axis_angle_refused(f, col_quat_from_axis_angle(col_vec3_make(x[0], x[1], x[2]), x[3]), __LINE__);
+    }
+}
+static void axis_angle_nan(fx *f) { axis_angle_bad_number(f, NAN); }
+static void axis_angle_inf(fx *f) { axis_angle_bad_number(f, INFINITY); }
+
+/* Huge axes and angles are a rotation: the axis is scaled before it is squared. */
+static void axis_angle_huge(fx *f)
+{
+    const double big[] = {COL_MAX_COORD, 1e300, DBL_MAX};
+    for (int k = 0; k < 3; k++) {
+        axis_angle_accepted(f, col_quat_from_axis_angle(col_vec3_make(big[k], -big[k], big[k]), 1.0), __LINE__);
+        axis_angle_accepted(f, col_quat_from_axis_angle(col_vec3_make(0, 0, 1), big[k]), __LINE__);
+        axis_angle_accepted(f, col_quat_from_axis_angle(col_vec3_make(0, 0, 1), -big[k]), __LINE__);
+    }
+}
+
+/* Subnormal and tiny axes are a rotation too; tiny angles are (nearly) the identity. */
+static void axis_angle_tiny(fx *f)
+{
+    const double small[] = {5e-324, DBL_MIN, 1e-300, -0.0};
+    for (int k = 0; k < 3; k++)
+        axis_angle_accepted(f, col_quat_from_axis_angle(col_vec3_make(small[k], small[k], -small[k]), 2.0), __LINE__);
+    for (int k = 0; k < 4; k++) {
+        col_quat q = col_quat_from_axis_angle(col_vec3_make(1, 2, 3), small[k]);
+        HOLDS(f, q.w == 1.0);
+        axis_angle_accepted(f, q, __LINE__);
+    }
+}
+
+/* No axis: the zero vector, -0.0 included, is refused (NaNs), whatever the angle. */
+static void axis_angle_degenerate(fx *f)
+{
+    axis_angle_refused(f, col_quat_from_axis_angle(col_vec3_make(0, 0, 0), 1.0), __LINE__);
+    axis_angle_refused(f, col_quat_from_axis_angle(col_vec3_make(-0.0, 0, -0.0), 0.0), __LINE__);
+}
+
+/* Floats widen exactly: NaN, infinities, FLT_MAX, subnormal floats come through as they
+ * are, and the world refuses the poses it must refuse. */
+static void from_floats_values(fx *f, float v)
+{
+    for (int c = 0; c < 7; c++) {
+        float p[3] = {0.5f, 0.0f, 0.0f}, q[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+        if (c < 3) p[c] = v;
+        else q[c - 3] = v;
+        col_transform t = col_transform_from_floats(p, q);
+        col_vec3 pv = col_vec3_from_floats(p);
+        col_quat qv = col_quat_from_floats(q);
+        double got = c < 3 ? (&t.p.x)[c] : (&t.q.x)[c - 3];
+        HOLDS(f, memcmp(&got, &(double){v}, sizeof got) == 0 || (isnan(got) && isnan(v)));
+        HOLDS(f, memcmp(&pv, &t.p, sizeof pv) == 0 && memcmp(&qv, &t.q, sizeof qv) == 0);
+        /* what the world must answer, from the doubles */
+        double n = sqrt(t.q.x * t.q.x + t.q.y * t.q.y + t.q.z * t.q.z + t.q.w * t.q.w);
+        col_status w = !isfinite(v) || (c < 3 && fabs(v) > COL_MAX_COORD) ? COL_ERR_NOT_FINITE
+                       : !(fabs(n - 1.0) <= 1e-6)                            ? COL_ERR_BAD_QUATERNION
+                                                                             : COL_OK;
+        EXPECT(f, w, col_body_set_pose(f->w, f->a, t));
+    }
+}
+static void from_floats_nan(fx *f) { from_floats_values(f, NAN); }
+static void from_floats_inf(fx *f)
+{
+    from_floats_values(f, INFINITY);
+    from_floats_values(f, -INFINITY);
+}
+static void from_floats_huge(fx *f)
+{
+    from_floats_values(f, FLT_MAX);
+    from_floats_values(f, -1e15f);
+}
+static void from_floats_tiny(fx *f)
+{
+    from_floats_values(f, 1e-45f);
+    from_floats_values(f, -0.0f);
+}
+static void from_floats_quaternion(fx *f)
+{
+    /* a zero and a far-off quaternion, and one unit only in single precision */
+    const float zero[4] = {0, 0, 0, 0}, far[4] = {1, 1, 1, 1}, p[3] = {0, 0, 0};
+    EXPECT(f, COL_ERR_BAD_QUATERNION, col_body_set_pose(f->w, f->a, col_transform_from_floats(p, zero)));
+    EXPECT(f, COL_ERR_BAD_QUATERNION, col_body_set_pose(f->w, f->a, col_transform_from_floats(p, far)));
+    const float r[4] = {0.0f, 0.70710677f, 0.0f, 0.70710677f};
+    EXPECT(f, COL_OK, col_body_set_pose(f->w, f->a, col_transform_from_floats(p, r)));
+}
+
 static void last_error_null(fx *f)
 {
     const char *t = col_world_last_error(NULL);
@@ -909,7 +1056,7 @@ static void shape_create_degenerate(fx *f)
     }
     col_shape_id s = {7, 7, 7};
     const col_status flat[] = {COL_ERR_DEGENERATE_SHAPE, COL_ERR_TOO_FEW_POINTS};
-    col_status got = expect_one_of(f, col_shape_create_convex(f->w, same, 10, &s), flat, 2, "coincident", __LINE__);
+    col_status got = expect_one_of(f, col_shape_create_convex(f->w, same, 10, &s), flat, 2, "col_shape_create_convex(coincident)", __LINE__);
     assert_true(col_shape_id_is_null(s));
     hull_free_agrees(f, same, 10, got, __LINE__);
     EXPECT(f, COL_ERR_DEGENERATE_SHAPE, col_shape_create_convex(f->w, line, 10, &s));
@@ -923,7 +1070,7 @@ static void shape_create_degenerate(fx *f)
      * rejected as flat, never a hull that is not one) */
     memcpy(sliver, (col_vec3[5]){{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}, {0.5, 0.5, 1e-200}}, sizeof sliver);
     const col_status thin[] = {COL_OK, COL_ERR_DEGENERATE_SHAPE};
-    got = expect_one_of(f, col_shape_create_convex(f->w, sliver, 5, &s), thin, 2, "sliver", __LINE__);
+    got = expect_one_of(f, col_shape_create_convex(f->w, sliver, 5, &s), thin, 2, "col_shape_create_convex(sliver)", __LINE__);
     hull_free_agrees(f, sliver, 5, got, __LINE__);
     if (got == COL_OK) {
         col_shape_info info;
@@ -2049,6 +2196,8 @@ static void round_both(fx *f, int kind, double h, double r, col_status want, int
     got = kind == 0   ? col_geometry_create_sphere(&f->gh, r, &g, &f->err)
           : kind == 1 ? col_geometry_create_capsule(&f->gh, h, r, &g, &f->err)
                       : col_geometry_create_box(&f->gh, col_vec3_make(h, r, r), &g, &f->err);
+    snprintf(call, sizeof call, "col_geometry_create_%s(%g, %g)", kind == 0 ? "sphere" : kind == 1 ? "capsule" : "box", h,
+             r);
     free_status(f, want, got, f->err.message, call, line);
     if (want != COL_OK && g != NULL) fail_msg("line %d: %s (world-free) left *out set", line, call);
     col_geometry_destroy(want == COL_OK ? g : NULL);
@@ -3585,6 +3734,29 @@ static const cell cells[] = {
     NA_ALL_BUT(col_quat_identity, NA_NOARG),
     NA_ALL_BUT(col_quat_mul, NA_VALUE),
     NA_ALL_BUT(col_transform_identity, NA_NOARG),
+    T(col_vec3_from_floats, C_NAN, from_floats_nan),
+    T(col_vec3_from_floats, C_INF, from_floats_inf),
+    T(col_vec3_from_floats, C_HUGE, from_floats_huge),
+    T(col_vec3_from_floats, C_TINY, from_floats_tiny),
+    NA_ALL_BUT(col_vec3_from_floats, "three numbers, widened exactly"),
+    T(col_quat_from_floats, C_NAN, from_floats_nan),
+    T(col_quat_from_floats, C_INF, from_floats_inf),
+    T(col_quat_from_floats, C_HUGE, from_floats_huge),
+    T(col_quat_from_floats, C_TINY, from_floats_tiny),
+    T(col_quat_from_floats, C_OTHER, from_floats_quaternion),
+    NA_ALL_BUT(col_quat_from_floats, "four numbers, widened exactly"),
+    T(col_transform_from_floats, C_NAN, from_floats_nan),
+    T(col_transform_from_floats, C_INF, from_floats_inf),
+    T(col_transform_from_floats, C_HUGE, from_floats_huge),
+    T(col_transform_from_floats, C_TINY, from_floats_tiny),
+    T(col_transform_from_floats, C_OTHER, from_floats_quaternion),
+    NA_ALL_BUT(col_transform_from_floats, "seven numbers, widened exactly"),
+    T(col_quat_from_axis_angle, C_NAN, axis_angle_nan),
+    T(col_quat_from_axis_angle, C_INF, axis_angle_inf),
+    T(col_quat_from_axis_angle, C_HUGE, axis_angle_huge),
+    T(col_quat_from_axis_angle, C_TINY, axis_angle_tiny),
+    T(col_quat_from_axis_angle, C_DEGEN, axis_angle_degenerate),
+    NA_ALL_BUT(col_quat_from_axis_angle, "an axis and an angle: numbers only"),
     NA(col_recorder_open, C_NAN, "takes a world, a path and an output"),
     NA(col_recorder_open, C_INF, "takes a world, a path and an output"),
     NA(col_recorder_open, C_HUGE, "takes a world, a path and an output"),
@@ -3627,6 +3799,7 @@ static const char *const entries[] = {
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
     "col_geometry_create_compound", "col_geometry_clone", "col_geometry_destroy", "col_geometry_get_info",
     "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
+    "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
     "col_recorder_open", "col_recorder_frame", "col_recorder_close"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 

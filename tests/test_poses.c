@@ -265,6 +265,120 @@ static void test_no_allocation_after_warmup(void **state)
     }
 }
 
+/* ---- pose helpers of vecmath.h (issue 21) ---- */
+
+/* R(q) v, written out as q v q* (the definition in vecmath.h), independently of the
+ * library's matrix. */
+static col_vec3 rotate(col_quat q, col_vec3 v)
+{
+    col_quat p = {v.x, v.y, v.z, 0.0}, c = {-q.x, -q.y, -q.z, q.w};
+    col_quat r = col_quat_mul(col_quat_mul(q, p), c);
+    return col_vec3_make(r.x, r.y, r.z);
+}
+
+static void near3(col_vec3 a, col_vec3 b, double tol)
+{
+    if (!(fabs(a.x - b.x) <= tol && fabs(a.y - b.y) <= tol && fabs(a.z - b.z) <= tol))
+        fail_msg("(%.17g, %.17g, %.17g) vs (%.17g, %.17g, %.17g)", a.x, a.y, a.z, b.x, b.y, b.z);
+}
+
+static void test_axis_angle(void **state)
+{
+    (void)state;
+    const double h = 1.57079632679489661923; /* pi / 2 */
+    /* right-handed quarter turns: x to y about z, y to z about x, z to x about y; the
+     * axis need not be unit, and huge or subnormal axes give the unit axis's answer */
+    near3(rotate(col_quat_from_axis_angle(col_vec3_make(0, 0, 5), h), col_vec3_make(1, 0, 0)), col_vec3_make(0, 1, 0), 1e-15);
+    near3(rotate(col_quat_from_axis_angle(col_vec3_make(1e-310, 0, 0), h), col_vec3_make(0, 1, 0)), col_vec3_make(0, 0, 1), 1e-15);
+    near3(rotate(col_quat_from_axis_angle(col_vec3_make(0, 1e300, 0), h), col_vec3_make(0, 0, 1)), col_vec3_make(1, 0, 0), 1e-15);
+    col_quat z = col_quat_from_axis_angle(col_vec3_make(0, 0, 1), h);
+    assert_true(z.x == 0.0 && z.y == 0.0 && fabs(z.z - sqrt(0.5)) <= 2.3e-16 && fabs(z.w - sqrt(0.5)) <= 2.3e-16);
+    col_quat id = col_quat_from_axis_angle(col_vec3_make(3, -4, 12), 0.0);
+    assert_true(id.x == 0.0 && id.y == 0.0 && id.z == 0.0 && id.w == 1.0);
+
+    /* random axes and angles (fixed seed): unit, the axis stays put, and turning by a
+     * then by b about one axis is turning by a + b */
+    rng_seed(0x21a5e1ULL, "test_axis_angle");
+    for (int i = 0; i < 1000; i++) {
+        col_vec3 u = col_vec3_make(urange(-1, 1), urange(-1, 1), urange(-1, 1));
+        double a = urange(-7, 7), b = urange(-7, 7);
+        col_quat qa = col_quat_from_axis_angle(u, a), qb = col_quat_from_axis_angle(u, b);
+        double n = sqrt(qa.x * qa.x + qa.y * qa.y + qa.z * qa.z + qa.w * qa.w);
+        assert_true(fabs(n - 1.0) <= 4e-16);
+        double len = sqrt(u.x * u.x + u.y * u.y + u.z * u.z);
+        near3(rotate(qa, u), u, 1e-15 * (1 + len));
+        col_quat ab = col_quat_mul(qb, qa), sum = col_quat_from_axis_angle(u, a + b);
+        double d = fabs(ab.x - sum.x) + fabs(ab.y - sum.y) + fabs(ab.z - sum.z) + fabs(ab.w - sum.w);
+        assert_true(d <= 1e-14);
+    }
+
+    /* nothing to rotate about: NaNs, which a pose check refuses */
+    col_world *w = make_world(1, NULL);
+    col_shape_id s;
+    assert_int_equal(col_shape_create_sphere(w, 1.0, &s), COL_OK);
+    col_body_def bd = col_default_body_def();
+    bd.shape = s;
+    col_body_id body;
+    assert_int_equal(col_body_create(w, &bd, &body), COL_OK);
+    const col_vec3 axes[] = {{0, 0, 0}, {NAN, 0, 1}, {0, INFINITY, 0}, {1, 0, -INFINITY}, {0, 0, 1}, {0, 0, 1}};
+    const double angles[] = {1.0, 1.0, 1.0, 1.0, NAN, INFINITY};
+    for (int k = 0; k < 6; k++) {
+        col_quat q = col_quat_from_axis_angle(axes[k], angles[k]);
+        assert_true(isnan(q.x) && isnan(q.y) && isnan(q.z) && isnan(q.w));
+        col_transform t = {{0, 0, 0}, q};
+        assert_int_equal(col_body_set_pose(w, body, t), COL_ERR_NOT_FINITE);
+    }
+    col_world_destroy(w);
+}
+
+/* OpenXR's pose layout (XrPosef: orientation x, y, z, w, then position), restated here
+ * so that the test needs no OpenXR headers. */
+typedef struct xr_posef {
+    struct { float x, y, z, w; } orientation;
+    struct { float x, y, z; } position;
+} xr_posef;
+
+static void test_pose_from_floats(void **state)
+{
+    (void)state;
+    /* a quarter turn about z, as an OpenXR runtime hands it (floats, scalar last) */
+    xr_posef xr = {{0.0f, 0.0f, 0.70710677f, 0.70710677f}, {0.25f, -1.5f, 3.0f}};
+    col_transform t = col_transform_from_floats(&xr.position.x, &xr.orientation.x);
+    assert_true(t.p.x == 0.25 && t.p.y == -1.5 && t.p.z == 3.0);
+    assert_true(t.q.x == 0.0 && t.q.y == 0.0 && t.q.z == (double)0.70710677f && t.q.w == (double)0.70710677f);
+    const float v[3] = {1e-40f, -3.4e38f, 0.1f};
+    col_vec3 d = col_vec3_from_floats(v);
+    assert_true(d.x == (double)v[0] && d.y == (double)v[1] && d.z == (double)v[2]);
+
+    /* through a world: a rod along x, turned by that pose, lies along y, so it reaches a
+     * ball on the y axis and misses one on the x axis (read w first, the quaternion
+     * would be a half turn that leaves the rod along x) */
+    col_world_def def = col_default_world_def();
+    def.worker_count = 1;
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    col_shape_id rod, ball;
+    assert_int_equal(col_shape_create_box(w, col_vec3_make(2.0, 0.1, 0.1), &rod), COL_OK);
+    assert_int_equal(col_shape_create_sphere(w, 0.2, &ball), COL_OK);
+    col_body_def bd = col_default_body_def();
+    bd.shape = rod;
+    col_body_id r;
+    assert_int_equal(col_body_create(w, &bd, &r), COL_OK);
+    assert_int_equal(col_body_set_pose(w, r, t), COL_OK);
+    bd.shape = ball;
+    bd.pose = col_transform_identity();
+    bd.pose.p = col_vec3_make(0.25, -1.5 + 1.9, 3.0);
+    col_body_id on_y, on_x;
+    assert_int_equal(col_body_create(w, &bd, &on_y), COL_OK);
+    bd.pose.p = col_vec3_make(0.25 + 1.9, -1.5, 3.0);
+    assert_int_equal(col_body_create(w, &bd, &on_x), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    col_pair_events ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 1);
+    assert_true(col_body_id_equals(ev.pairs[0].a, r) && col_body_id_equals(ev.pairs[0].b, on_y));
+    col_world_destroy(w);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -273,6 +387,8 @@ int main(void)
         cmocka_unit_test(test_all_or_nothing),
         cmocka_unit_test(test_argument_errors),
         cmocka_unit_test(test_no_allocation_after_warmup),
+        cmocka_unit_test(test_axis_angle),
+        cmocka_unit_test(test_pose_from_floats),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

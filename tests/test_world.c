@@ -473,6 +473,106 @@ static void test_sorted_pairs_and_events(void **state)
     col_world_destroy(w);
 }
 
+/* Issue 21: every pair record carries both bodies' user data, so an app can tell what
+ * an ended pair was about after a body's removal made its id stale. */
+static col_body_id add_tagged(col_world *w, col_shape_id s, double x, void *tag)
+{
+    col_body_def d = col_default_body_def();
+    d.shape = s;
+    d.pose = at(x, 0, 0);
+    d.user_data = tag;
+    col_body_id id;
+    assert_int_equal(col_body_create(w, &d, &id), COL_OK);
+    return id;
+}
+
+static void expect_tags(const col_pair *p, void *ta, void *tb)
+{
+    assert_ptr_equal(p->user_data_a, ta);
+    assert_ptr_equal(p->user_data_b, tb);
+}
+
+static void test_events_carry_user_data(void **state)
+{
+    (void)state;
+    col_world_def def = col_default_world_def();
+    def.report_interframe = true;
+    col_world *w = NULL;
+    assert_int_equal(col_world_create(&def, &w), COL_OK);
+    col_shape_id s = make_box(w, 0.5, 0.5, 0.5);
+    int tags[4];
+    col_body_id left = add_tagged(w, s, 0.0, &tags[0]);
+    col_body_id mid = add_tagged(w, s, 0.9, &tags[1]);
+    add_tagged(w, s, 5.0, &tags[2]);
+    assert_int_equal(col_world_update(w), COL_OK);
+    col_pair_events ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 1);
+    assert_int_equal(ev.began_count, 1);
+    assert_int_equal(ev.interframe_count, 1);
+    expect_tags(&ev.pairs[0], &tags[0], &tags[1]);
+    expect_tags(&ev.began[0], &tags[0], &tags[1]);
+    expect_tags(&ev.interframe[0], &tags[0], &tags[1]);
+
+    /* the removed body's id is stale, its user data is in the ended record */
+    assert_int_equal(col_body_destroy(w, mid), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count + ev.began_count, 0);
+    assert_int_equal(ev.ended_count, 1);
+    assert_false(col_body_is_valid(w, ev.ended[0].b));
+    assert_null(col_body_get_user_data(w, ev.ended[0].b));
+    assert_true(col_body_id_equals(ev.ended[0].a, left));
+    expect_tags(&ev.ended[0], &tags[0], &tags[1]);
+
+    /* a new body in the freed slot brings its own user data, not the old one's */
+    col_body_id again = add_tagged(w, s, -0.9, &tags[3]);
+    assert_int_equal(again.index1, mid.index1);
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.pair_count, 1);
+    assert_int_equal(ev.began_count, 1);
+    expect_tags(&ev.began[0], &tags[0], &tags[3]);
+    col_world_destroy(w);
+}
+
+/* Issue 21: a message names the failing call (a pose check is shared by many calls), and
+ * a successful call on a non-const world says "not an error"; a const call's success
+ * leaves the text as it was (colibri.h, col_world_last_error). */
+static void test_messages_name_the_call(void **state)
+{
+    (void)state;
+    col_world *w = new_world();
+    assert_string_equal(col_world_last_error(w), "not an error");
+    col_shape_id s = make_box(w, 0.5, 0.5, 0.5);
+    col_body_id b = add_body(w, s, at(0, 0, 0), false);
+    col_transform bad = at(1, 2, 3);
+    bad.q.w = 2.0;
+    assert_int_equal(col_body_set_pose(w, b, bad), COL_ERR_BAD_QUATERNION);
+    assert_non_null(strstr(col_world_last_error(w), "col_body_set_pose: quaternion length 2 differs from 1"));
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_body_set_pose: "), col_world_last_error(w));
+    col_transform got;
+    assert_int_equal(col_body_get_pose(w, b, &got), COL_OK); /* const: the text stays */
+    assert_non_null(strstr(col_world_last_error(w), "col_body_set_pose: quaternion"));
+    assert_int_equal(col_body_set_pose(w, b, at(1, 2, 3)), COL_OK);
+    assert_string_equal(col_world_last_error(w), "not an error");
+
+    col_body_id two[2] = {b, b};
+    col_transform poses[2] = {at(0, 0, 0), bad};
+    assert_int_equal(col_body_set_poses(w, two, poses, 2), COL_ERR_BAD_QUATERNION);
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_body_set_poses (item 1): quaternion"), col_world_last_error(w));
+    col_compound_child kids[2] = {{s, at(0, 0, 0)}, {s, bad}};
+    col_shape_id c;
+    assert_int_equal(col_shape_create_compound(w, kids, 2, &c), COL_ERR_BAD_QUATERNION);
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_shape_create_compound (child 1): quaternion"),
+                     col_world_last_error(w));
+    bool hit;
+    assert_int_equal(col_query_overlap(w, s, bad, s, at(0, 0, 0), COL_BACKEND_DEFAULT, &hit), COL_ERR_BAD_QUATERNION);
+    assert_ptr_equal(strstr(col_world_last_error(w), "col_query_overlap: quaternion"), col_world_last_error(w));
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_string_equal(col_world_last_error(w), "not an error");
+    col_world_destroy(w);
+}
+
 static void test_filters_and_statics(void **state)
 {
     (void)state;
@@ -815,6 +915,8 @@ int main(void)
         cmocka_unit_test(test_bad_numbers_leave_world_unchanged),
         cmocka_unit_test(test_empty_worlds),
         cmocka_unit_test(test_sorted_pairs_and_events),
+        cmocka_unit_test(test_events_carry_user_data),
+        cmocka_unit_test(test_messages_name_the_call),
         cmocka_unit_test(test_filters_and_statics),
         cmocka_unit_test(test_no_allocation_after_warmup),
         cmocka_unit_test(test_out_of_memory_every_n),

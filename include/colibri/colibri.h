@@ -55,8 +55,16 @@ COL_API col_pair_events col_world_get_pair_events(const col_world *world);
 /* Counters of the last update. Errors: INVALID_ARGUMENT. */
 COL_API col_status col_world_get_counters(const col_world *world, col_counters *out);
 
-/* A sentence about the last error of a call on this world ("" if none yet). Owned by the
- * world, valid until the next call. */
+/* What the last call on this world that changed its message said: a sentence that starts
+ * with the failing function's name (e.g. "col_body_set_pose: quaternion length 2 differs
+ * from 1 by more than 1e-06"), or "not an error" (SQLite's words) after a success.
+ * The rule: every call that takes a non-const world (col_world_create, col_world_update,
+ * the shape and body calls that create, destroy or set, col_pair_set_enabled) writes it:
+ * "not an error" when it succeeds, its reason when it fails. A call that takes a const
+ * world (the getters and the world-bound queries) writes it only when it fails, so that
+ * queries may run on several threads at once (query.h); after a successful one the text
+ * is still that of the call before. Owned by the world, valid until the next call;
+ * "no world" for NULL. */
 COL_API const char *col_world_last_error(const col_world *world);
 
 /* A 64-bit fingerprint of everything the world holds (shapes, bodies, poses, filters,
@@ -99,7 +107,7 @@ COL_API col_status col_shape_create_capsule(col_world *world, double half_height
  * frame. */
 typedef struct col_compound_child {
     col_shape_id shape;
-    col_transform pose; /* unit quaternion within the world's tolerance */
+    col_transform pose; /* unit quaternion (x, y, z, w) within the world's tolerance */
 } col_compound_child;
 
 /* A compound of count >= 1 children: a body using it collides with another when any of

@@ -119,7 +119,8 @@ typedef struct col_world_def {
  * a teleport, is re-tested against every sleeping partner in that update). */
 typedef struct col_body_def {
     col_shape_id shape;
-    col_transform pose;      /* position (length units) and unit quaternion */
+    col_transform pose;      /* position (length units) and unit quaternion (x, y, z, w:
+                                vecmath.h; col_transform_from_floats for OpenXR) */
     void *user_data;         /* returned by col_body_get_user_data, never dereferenced */
     uint32_t filter_group;   /* the groups this body belongs to (bits); default 1 */
     uint32_t filter_mask;    /* the groups it may collide with; default all bits */
@@ -131,9 +132,12 @@ typedef struct col_body_def {
     int internal_cookie;     /* set by col_default_body_def(); do not touch */
 } col_body_def;
 
-/* A pair of bodies, a.index1 < b.index1. */
+/* A pair of bodies, a.index1 < b.index1, with the user_data of each body's def
+ * (col_body_def.user_data) as it was when the update reported the pair: an ended pair
+ * whose body was removed still carries it, though its id is stale by then. */
 typedef struct col_pair {
     col_body_id a, b;
+    void *user_data_a, *user_data_b;
 } col_pair;
 
 /* What the last col_world_update found. The arrays belong to the world and stay valid
@@ -141,7 +145,8 @@ typedef struct col_pair {
  * pairs: every colliding pair, sorted by (a.index1, b.index1);
  * began: pairs colliding now that were not at the previous update (same order);
  * ended: pairs colliding at the previous update that are not now, including pairs whose
- *        body was removed or whose pair was disabled in between (their ids may be stale);
+ *        body was removed or whose pair was disabled in between (their ids may be stale;
+ *        the records still carry both bodies' user data);
  * interframe: with col_world_def.report_interframe, every pair whose bodies may have
  *        touched at some instant from the previous update to this one, both included
  *        (so every pair of `pairs` is in it), by the swept test of col_query_interframe;
