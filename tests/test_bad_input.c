@@ -241,7 +241,8 @@ static bool takes_mutable_world(const char *call)
         "col_world_update",       "col_shape_create_convex", "col_shape_create",      "col_shape_create_box",
         "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
         "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
-        "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",
+        "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",  "col_recorder_open",
+        "col_recorder_frame",
     };
     size_t n = strcspn(call, "( ");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
