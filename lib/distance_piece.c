@@ -59,7 +59,9 @@ static void hull_pieces(const col_piece *pa, const col_xform *xa, const col_piec
     col_vor_result r;
     col_vor_contact c;
     col_vor_query(NULL, &pa->hull, xa, &pb->hull, xb, COL_VOR_WANT_DISTANCE, scratch, &r);
-    bool built = want_points || r.outcome == COL_VOR_TOUCHING;
+    /* Penetrating pairs get the contact builder's separation too, so that compounds can
+     * rank their piece pairs by depth. */
+    bool built = want_points || r.outcome != COL_VOR_SEPARATED;
     if (built) {
         col_vor_contact_build(&pa->hull, xa, &pb->hull, xb, &r, margin, scratch, &c);
         double M = fmax(col_max_abs(xa->p) + pa->bound_radius, col_max_abs(xb->p) + pb->bound_radius);
@@ -67,6 +69,10 @@ static void hull_pieces(const col_piece *pa, const col_xform *xa, const col_piec
             r.outcome = COL_VOR_PENETRATING;
     }
     col_piece_contact_from_vor(&r, want_points ? &c : NULL, out);
+    if (built && !want_points && r.outcome == COL_VOR_PENETRATING) {
+        out->separation = c.separation;
+        out->normal = c.normal;
+    }
 }
 
 /* The feature of a round piece holding world point p of its core (a sphere's centre;
@@ -190,7 +196,10 @@ void col_piece_pair_nearest(const col_geometry *a, const col_xform *xa, const co
             const col_piece *pa = &a->pieces[i], *pb = &b->pieces[j];
             col_vec3 bmin, bmax;
             col_piece_box_at(pb, xb, &bmin, &bmax);
-            if (have && box_gap(amin, amax, bmin, bmax) > out->separation) continue;
+            /* A box gap bounds a pair's separation from below only while the best so far
+             * is apart: once a penetrating pair is found, deeper ones may still follow. */
+            if (have && out->outcome == COL_DISTANCE_SEPARATED && box_gap(amin, amax, bmin, bmax) > out->separation)
+                continue;
             col_piece_contact r;
             if (pa->kind == COL_SHAPE_HULL && pb->kind == COL_SHAPE_HULL)
                 hull_pieces(pa, xa, pb, xb, margin, want_points, scratch, &r);

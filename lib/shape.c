@@ -192,6 +192,7 @@ bool col_shape_is_valid(const col_world *world, col_shape_id shape)
 
 col_status col_shape_get_geometry(const col_world *world, col_shape_id shape, const col_geometry **out)
 {
+    if (out != NULL) *out = NULL;
     if (world == NULL || out == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_shape_get_geometry: NULL argument");
     *out = NULL;

@@ -395,6 +395,30 @@ static void test_distance_known(void **state)
     assert_int_equal(c.piece_a, 1);
     assert_int_equal(c.point_count, 1);
     assert_true(fabs(c.separation + 0.1) < 1e-12 && fabs(c.normal.x - 1.0) < 1e-12);
+    /* A compound's deepest piece pair is the one reported, even after a shallower
+     * penetrating pair was found first (two boxes under a long bar: 0.01 and 0.91 deep). */
+    col_geometry *cube = box(1, 1, 1), *bar = box(5, 0.5, 0.5);
+    col_geometry_child legs[2] = {{cube, pose_at(-3, 0, 0, col_quat_identity())}, {cube, pose_at(3, 0.9, 0, col_quat_identity())}};
+    col_geometry *two = NULL;
+    assert_int_equal(col_geometry_create_compound(NULL, legs, 2, &two, NULL), COL_OK);
+    col_transform over = pose_at(0, 1.49, 0, col_quat_identity());
+    assert_int_equal(col_geometry_contact(two, id, bar, over, 0.0, NULL, qs, &c), COL_OK);
+    assert_int_equal(c.outcome, COL_DISTANCE_PENETRATING);
+    assert_int_equal(c.piece_a, 1);
+    assert_true(fabs(c.separation + 0.91) < 1e-9);
+    assert_int_equal(col_geometry_distance(two, id, bar, over, NULL, qs, &d), COL_OK);
+    assert_int_equal(d.outcome, COL_DISTANCE_PENETRATING);
+    assert_int_equal(d.piece_a, 1);
+    col_geometry_child balls[2] = {{s2, pose_at(-3, 0, 0, col_quat_identity())}, {s2, pose_at(3, 0.4, 0, col_quat_identity())}};
+    col_geometry *twob = NULL;
+    assert_int_equal(col_geometry_create_compound(NULL, balls, 2, &twob, NULL), COL_OK);
+    assert_int_equal(col_geometry_contact(twob, id, bar, pose_at(0, 0.99, 0, col_quat_identity()), 0.0, NULL, qs, &c), COL_OK);
+    assert_int_equal(c.piece_a, 1);
+    assert_true(fabs(c.separation + 0.41) < 1e-9);
+    col_geometry_destroy(twob);
+    col_geometry_destroy(two);
+    col_geometry_destroy(cube);
+    col_geometry_destroy(bar);
     /* Bad input: a message in the scratch, outputs zeroed. */
     assert_int_equal(col_geometry_distance(NULL, id, s1, id, NULL, qs, &d), COL_ERR_INVALID_ARGUMENT);
     assert_non_null(strstr(col_query_scratch_last_error(qs), "NULL"));
