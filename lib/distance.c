@@ -93,42 +93,6 @@ static void dist_cache_out(col_distance_cache *pc, const dist_job *job, const co
     pc->direction_b = vc->dir_b;
 }
 
-/* How far beyond contact, in units of DBL_EPSILON times the coordinates' magnitude, a
- * touching answer's best separating axis may miss before the bodies count as
- * overlapping: far more than the rounding of the supports along it. */
-#define DIST_TOUCH_C 1024.0
-
-/* The walk answers TOUCHING for an exact zero distance between two features, which
- * aligned configurations also reach when the bodies overlap deeply (two equal boxes at
- * one pose meet vertex to vertex; issue 13, degenerate input). Touching bodies have a
- * plane through the contact with one body on each side; c's separation is minus the
- * overlap along the best axis of the contact builder's separating-axis test, so a
- * separation clearly below zero means there is no such plane: they penetrate. */
-static void dist_settle_touching(const dist_job *job, col_vor_result *r, const col_vor_contact *c)
-{
-    if (r->outcome != COL_VOR_TOUCHING) return;
-    double M = fmax(col_max_abs(job->xa.p) + job->ga->radius, col_max_abs(job->xb.p) + job->gb->radius);
-    if (c->separation < -DIST_TOUCH_C * DBL_EPSILON * M) r->outcome = COL_VOR_PENETRATING;
-}
-
-/* A hull pair: the walk with the caller's cache and, for col_contact (c != NULL) or to
- * settle a touching answer, the contact builder. */
-static void dist_hulls(const dist_job *job, col_distance_cache *pcache, double margin, col_np_scratch *scratch,
-                       col_vor_result *r, col_vor_contact *c)
-{
-    const col_hull *ha = &job->ga->pieces[0].hull, *hb = &job->gb->pieces[0].hull;
-    col_vor_cache vc;
-    dist_cache_in(pcache, job, &vc);
-    col_vor_query(&vc, ha, &job->xa, hb, &job->xb, COL_VOR_WANT_DISTANCE, scratch, r);
-    dist_cache_out(pcache, job, &vc);
-    col_vor_contact local;
-    col_vor_contact *cc = c != NULL ? c : &local;
-    if (c != NULL || r->outcome == COL_VOR_TOUCHING) {
-        col_vor_contact_build(ha, &job->xa, hb, &job->xb, r, margin, scratch, cc);
-        dist_settle_touching(job, r, cc);
-    }
-}
-
 /* The scratch a job needs: the walk's and the contact builder's for every hull piece pair. */
 static size_t dist_scratch_need(const dist_job *job)
 {
@@ -152,10 +116,11 @@ static col_status dist_run(const dist_job *job, col_distance_cache *pcache, doub
     if (col_query_scratch_reserve(s, dist_scratch_need(job)) != COL_OK)
         return col_query_scratch_fail(s, COL_ERR_OUT_OF_MEMORY, "%s: out of memory for the query's scratch", what);
     if (col_geometry_is_hull(job->ga) && col_geometry_is_hull(job->gb)) {
-        col_vor_result r;
-        col_vor_contact c;
-        dist_hulls(job, pcache, margin, &s->np, &r, want_points ? &c : NULL);
-        col_piece_contact_from_vor(&r, want_points ? &c : NULL, out);
+        col_vor_cache vc;
+        dist_cache_in(pcache, job, &vc);
+        col_hull_pieces_contact(&job->ga->pieces[0], &job->xa, &job->gb->pieces[0], &job->xb, &vc, margin, want_points,
+                                &s->np, out);
+        dist_cache_out(pcache, job, &vc);
         return COL_OK;
     }
     if (pcache != NULL) memset(pcache, 0, sizeof *pcache); /* only hull pairs keep one */

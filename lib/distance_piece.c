@@ -50,15 +50,18 @@ void col_piece_contact_from_vor(const col_vor_result *r, const col_vor_contact *
     }
 }
 
-/* Two hull pieces: the walk (no cache), the contact builder when points are wanted or
- * the walk says touching (a touching answer whose best plane still overlaps clearly is a
- * penetration: see lib/distance.c). */
-static void hull_pieces(const col_piece *pa, const col_xform *xa, const col_piece *pb, const col_xform *xb,
-                        double margin, bool want_points, col_np_scratch *scratch, col_piece_contact *out)
+/* The walk answers TOUCHING for an exact zero distance between two features, which
+ * aligned configurations also reach when the bodies overlap deeply (two equal boxes at one
+ * pose meet vertex to vertex; issue 13, degenerate input). Touching bodies have a plane
+ * through the contact with one on each side; the contact builder's separation is minus the
+ * overlap along its best axis, so one clearly below zero means a penetration. */
+void col_hull_pieces_contact(const col_piece *pa, const col_xform *xa, const col_piece *pb, const col_xform *xb,
+                             col_vor_cache *cache, double margin, bool want_points, col_np_scratch *scratch,
+                             col_piece_contact *out)
 {
     col_vor_result r;
     col_vor_contact c;
-    col_vor_query(NULL, &pa->hull, xa, &pb->hull, xb, COL_VOR_WANT_DISTANCE, scratch, &r);
+    col_vor_query(cache, &pa->hull, xa, &pb->hull, xb, COL_VOR_WANT_DISTANCE, scratch, &r);
     /* Penetrating pairs get the contact builder's separation too, so that compounds can
      * rank their piece pairs by depth. */
     bool built = want_points || r.outcome != COL_VOR_SEPARATED;
@@ -174,16 +177,6 @@ static void round_pieces(const col_piece *pa, const col_xform *xa, const col_pie
     }
 }
 
-/* The gap between two boxes (0 if they meet): a lower bound on their pieces' distance. */
-static double box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax)
-{
-    double g = 0.0;
-    g = fmax(g, fmax(bmin.x - amax.x, amin.x - bmax.x));
-    g = fmax(g, fmax(bmin.y - amax.y, amin.y - bmax.y));
-    g = fmax(g, fmax(bmin.z - amax.z, amin.z - bmax.z));
-    return g;
-}
-
 void col_piece_pair_nearest(const col_geometry *a, const col_xform *xa, const col_geometry *b, const col_xform *xb,
                             double margin, bool want_points, col_np_scratch *scratch, col_piece_contact *out)
 {
@@ -198,11 +191,11 @@ void col_piece_pair_nearest(const col_geometry *a, const col_xform *xa, const co
             col_piece_box_at(pb, xb, &bmin, &bmax);
             /* A box gap bounds a pair's separation from below only while the best so far
              * is apart: once a penetrating pair is found, deeper ones may still follow. */
-            if (have && out->outcome == COL_DISTANCE_SEPARATED && box_gap(amin, amax, bmin, bmax) > out->separation)
+            if (have && out->outcome == COL_DISTANCE_SEPARATED && col_box_gap(amin, amax, bmin, bmax, NULL) > out->separation)
                 continue;
             col_piece_contact r;
             if (pa->kind == COL_SHAPE_HULL && pb->kind == COL_SHAPE_HULL)
-                hull_pieces(pa, xa, pb, xb, margin, want_points, scratch, &r);
+                col_hull_pieces_contact(pa, xa, pb, xb, NULL, margin, want_points, scratch, &r);
             else
                 round_pieces(pa, xa, pb, xb, margin, want_points, &r);
             steps += r.steps;

@@ -36,6 +36,14 @@ col_feature col_vor_public_feature(col_vor_feature f);
 /* A hull pair's walk result r and contact c (NULL: no points) in the public terms. */
 void col_piece_contact_from_vor(const col_vor_result *r, const col_vor_contact *c, col_piece_contact *out);
 
+/* Two hull pieces: the closest-feature walk from cache (NULL: none), and the contact
+ * builder when points are wanted or the pieces touch or penetrate (a touching answer whose
+ * best plane still overlaps clearly is a penetration; a penetrating one gets its depth as
+ * separation, so compounds can rank piece pairs). */
+void col_hull_pieces_contact(const col_piece *pa, const col_xform *xa, const col_piece *pb, const col_xform *xb,
+                             col_vor_cache *cache, double margin, bool want_points, col_np_scratch *scratch,
+                             col_piece_contact *out);
+
 /* The least separated piece pair of a and b at xa and xb (pieces whose boxes are farther
  * apart than the best pair found are skipped), with contact points within margin when
  * want_points. scratch: at least the walk's and the contact builder's need for every hull

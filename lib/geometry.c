@@ -46,17 +46,30 @@ static col_status adopt(col_alloc *tmp, col_geometry *g, col_geometry **out, col
     return COL_OK;
 }
 
-/* The hull of points, its messages naming what (the hull or the box call). */
-static col_status hull_create(const col_allocator *allocator, const col_vec3 *points, int count, col_geometry **out,
-                              col_error *error, const char *what)
+/* One builder's geometry, world-free: the start every creating call shares, the build,
+ * then adopt(). */
+typedef struct build_args {
+    col_shape_kind kind;
+    bool box;               /* a HULL made from half extents */
+    const col_vec3 *points; /* a HULL from points */
+    int count;
+    col_vec3 half;
+    double half_height, radius;
+} build_args;
+
+static col_status create(const col_allocator *allocator, const build_args *b, col_geometry **out, col_error *error,
+                         const char *what)
 {
     col_alloc a;
     col_status st = begin(allocator, out, error, what, &a);
     if (st != COL_OK) return st;
-    if (points == NULL || count < 0) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "points NULL or count < 0");
     char msg[200] = "";
-    col_geometry *g;
-    st = col_geom_hull(&a, points, count, &g, msg, sizeof msg);
+    col_geometry *g = NULL;
+    if (b->kind == COL_SHAPE_SPHERE) st = col_geom_sphere(&a, b->radius, &g, msg, sizeof msg);
+    else if (b->kind == COL_SHAPE_CAPSULE) st = col_geom_capsule(&a, b->half_height, b->radius, &g, msg, sizeof msg);
+    else if (b->box) st = col_geom_box(&a, b->half, &g, msg, sizeof msg);
+    else if (b->points == NULL || b->count < 0) return fail(error, COL_ERR_INVALID_ARGUMENT, what, "points NULL or count < 0");
+    else st = col_geom_hull(&a, b->points, b->count, &g, msg, sizeof msg);
     if (st != COL_OK) return fail(error, st, what, msg);
     return adopt(&a, g, out, error, what);
 }
@@ -64,59 +77,28 @@ static col_status hull_create(const col_allocator *allocator, const col_vec3 *po
 col_status col_geometry_create_hull(const col_allocator *allocator, const col_vec3 *points, int count,
                                     col_geometry **out, col_error *error)
 {
-    return hull_create(allocator, points, count, out, error, "col_geometry_create_hull");
+    build_args b = {COL_SHAPE_HULL, false, points, count, {0, 0, 0}, 0.0, 0.0};
+    return create(allocator, &b, out, error, "col_geometry_create_hull");
 }
 
 col_status col_geometry_create_box(const col_allocator *allocator, col_vec3 h, col_geometry **out, col_error *error)
 {
-    const char *what = "col_geometry_create_box";
-    col_alloc a;
-    col_status st = begin(allocator, out, error, what, &a);
-    if (st != COL_OK) return st;
-    if (!(isfinite(h.x) && isfinite(h.y) && isfinite(h.z) && h.x > 0 && h.y > 0 && h.z > 0)) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "half extents (%g, %g, %g): each must be a finite number > 0", h.x, h.y, h.z);
-        return fail(error, COL_ERR_INVALID_ARGUMENT, what, msg);
-    }
-    col_vec3 c[8];
-    for (int i = 0; i < 8; i++) c[i] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
-    return hull_create(allocator, c, 8, out, error, what);
-}
-
-/* A sphere (half_height < 0) or a capsule, world-free. */
-static col_status round_create(const col_allocator *allocator, double half_height, double radius, col_geometry **out,
-                               col_error *error, const char *what)
-{
-    col_alloc a;
-    col_status st = begin(allocator, out, error, what, &a);
-    if (st != COL_OK) return st;
-    char msg[200] = "";
-    col_geometry *g;
-    st = half_height < 0.0 ? col_geom_sphere(&a, radius, &g, msg, sizeof msg)
-                           : col_geom_capsule(&a, half_height, radius, &g, msg, sizeof msg);
-    if (st != COL_OK) return fail(error, st, what, msg);
-    return adopt(&a, g, out, error, what);
+    build_args b = {COL_SHAPE_HULL, true, NULL, 0, h, 0.0, 0.0};
+    return create(allocator, &b, out, error, "col_geometry_create_box");
 }
 
 col_status col_geometry_create_sphere(const col_allocator *allocator, double radius, col_geometry **out,
                                       col_error *error)
 {
-    return round_create(allocator, -1.0, radius, out, error, "col_geometry_create_sphere");
+    build_args b = {COL_SHAPE_SPHERE, false, NULL, 0, {0, 0, 0}, 0.0, radius};
+    return create(allocator, &b, out, error, "col_geometry_create_sphere");
 }
 
 col_status col_geometry_create_capsule(const col_allocator *allocator, double half_height, double radius,
                                        col_geometry **out, col_error *error)
 {
-    /* round_create reads a negative half height as "a sphere": refuse those here. */
-    const char *what = "col_geometry_create_capsule";
-    if (!(half_height > 0.0)) {
-        if (out != NULL) *out = NULL;
-        char msg[160];
-        snprintf(msg, sizeof msg, "capsule half height %g and radius %g: both must be finite numbers > 0 (a zero half "
-                                  "height is a sphere)", half_height, radius);
-        return fail(error, COL_ERR_INVALID_ARGUMENT, what, out == NULL ? "NULL out" : msg);
-    }
-    return round_create(allocator, half_height, radius, out, error, what);
+    build_args b = {COL_SHAPE_CAPSULE, false, NULL, 0, {0, 0, 0}, half_height, radius};
+    return create(allocator, &b, out, error, "col_geometry_create_capsule");
 }
 
 col_status col_geometry_create_compound(const col_allocator *allocator, const col_geometry_child *children,

@@ -89,14 +89,9 @@ col_status col_shape_create_box(col_world *world, col_vec3 h, col_shape_id *out)
     const char *what = "col_shape_create_box";
     col_status st = begin(world, out, what);
     if (st != COL_OK) return st;
-    if (!(isfinite(h.x) && isfinite(h.y) && isfinite(h.z) && h.x > 0 && h.y > 0 && h.z > 0))
-        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT,
-                              "%s: half extents (%g, %g, %g): each must be a finite number > 0", what, h.x, h.y, h.z);
-    col_vec3 c[8];
-    for (int i = 0; i < 8; i++) c[i] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
     char err[200] = "";
     col_geometry *g = NULL;
-    st = col_geom_hull(&world->alloc, c, 8, &g, err, sizeof err);
+    st = col_geom_box(&world->alloc, h, &g, err, sizeof err);
     return built(world, st, g, err, out, what);
 }
 

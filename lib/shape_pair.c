@@ -18,7 +18,7 @@ col_np_counts col_geometry_counts(const col_geometry *g)
 /* A certified gap between two disjoint boxes (each holds its piece): the largest
  * separation along a coordinate axis, less the rounding of that one subtraction. Sets
  * *axis. 0 if the boxes overlap. */
-static double box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax, col_vec3 *axis)
+double col_box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax, col_vec3 *axis)
 {
     const double lo_a[3] = {amin.x, amin.y, amin.z}, hi_a[3] = {amax.x, amax.y, amax.z};
     const double lo_b[3] = {bmin.x, bmin.y, bmin.z}, hi_b[3] = {bmax.x, bmax.y, bmax.z};
@@ -30,7 +30,7 @@ static double box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax
         if (g > best) {
             best = g;
             double s = up >= down ? 1.0 : -1.0;
-            *axis = col_v3(k == 0 ? s : 0.0, k == 1 ? s : 0.0, k == 2 ? s : 0.0);
+            if (axis != NULL) *axis = col_v3(k == 0 ? s : 0.0, k == 1 ? s : 0.0, k == 2 ? s : 0.0);
         }
     }
     return best;
@@ -69,7 +69,7 @@ void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geome
             col_vec3 bmin, bmax, axis = col_v3(1, 0, 0);
             col_piece_box_at(&b->pieces[j], xb, &bmin, &bmax);
             col_np_result r = {0};
-            double g = box_gap(amin, amax, bmin, bmax, &axis);
+            double g = col_box_gap(amin, amax, bmin, bmax, &axis);
             if (g > 0.0) {
                 r.gap = g;
                 r.axis = axis;

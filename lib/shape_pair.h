@@ -21,6 +21,12 @@ static inline col_core col_piece_core(const col_piece *p)
     return c;
 }
 
+/* A certified gap between two disjoint boxes: the largest separation along a coordinate
+ * axis, less the rounding of that one subtraction; 0 if they meet. *axis (may be NULL)
+ * gets that unit axis, from the first box toward the second. A lower bound on the
+ * distance of anything the boxes hold. */
+double col_box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax, col_vec3 *axis);
+
 /* The hull pieces' counts: what the backends' scratch is sized by (backend.h). */
 col_np_counts col_geometry_counts(const col_geometry *g);
 

@@ -205,6 +205,18 @@ col_status col_geom_capsule(col_alloc *alloc, double half_height, double radius,
     return round_piece(alloc, COL_SHAPE_CAPSULE, half_height, radius, out, err, errlen);
 }
 
+col_status col_geom_box(col_alloc *alloc, col_vec3 h, col_geometry **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    if (!(isfinite(h.x) && isfinite(h.y) && isfinite(h.z) && h.x > 0 && h.y > 0 && h.z > 0)) {
+        say(err, errlen, "half extents (%g, %g, %g): each must be a finite number > 0", h.x, h.y, h.z);
+        return COL_ERR_INVALID_ARGUMENT;
+    }
+    col_vec3 c[8];
+    for (int i = 0; i < 8; i++) c[i] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    return col_geom_hull(alloc, c, 8, out, err, errlen);
+}
+
 /* Composes two poses: outer applied after inner (inner's pose in outer's frame). The
  * points are transformed in two steps (col_xform_point twice), never through this pose;
  * it is kept for col_piece_info only. */

@@ -73,6 +73,8 @@ static inline bool col_geometry_is_hull(const col_geometry *g)
  * must outlive the geometry). The pieces' backend slots are empty. */
 col_status col_geom_hull(col_alloc *alloc, const col_vec3 *points, int count, col_geometry **out,
                          char *err, size_t errlen);
+/* The box [-h, h] as the hull of its corners; INVALID_ARGUMENT unless each h is finite > 0. */
+col_status col_geom_box(col_alloc *alloc, col_vec3 h, col_geometry **out, char *err, size_t errlen);
 col_status col_geom_sphere(col_alloc *alloc, double radius, col_geometry **out, char *err, size_t errlen);
 col_status col_geom_capsule(col_alloc *alloc, double half_height, double radius, col_geometry **out,
                             char *err, size_t errlen);
