@@ -103,6 +103,12 @@ COL_API col_status col_shape_create_sphere(col_world *world, double radius, col_
 COL_API col_status col_shape_create_capsule(col_world *world, double half_height, double radius,
                                             col_shape_id *out);
 
+/* A triangle-mesh shape (shape.h: col_mesh_def; docs/meshes.md): vertices and triangles
+ * copied, its hierarchy built once here. Bodies using it may move or stay (a static body:
+ * col_body_def.is_static); it collides with every other kind; a mesh is not a compound
+ * child. Errors: as col_geometry_create_mesh, and CAPACITY. */
+COL_API col_status col_shape_create_mesh(col_world *world, const col_mesh_def *def, col_shape_id *out);
+
 /* One child of a compound shape: a live shape of this world at a pose in the compound's
  * frame. */
 typedef struct col_compound_child {

@@ -21,6 +21,8 @@
 #define COLIBRI_SHAPE_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 #include "colibri/base.h"
 #include "colibri/vecmath.h"
@@ -33,7 +35,8 @@ typedef enum col_shape_kind {
     COL_SHAPE_HULL = 0, /* convex hull of points (boxes are hulls) */
     COL_SHAPE_SPHERE,
     COL_SHAPE_CAPSULE,
-    COL_SHAPE_COMPOUND
+    COL_SHAPE_COMPOUND,
+    COL_SHAPE_MESH      /* triangle soup: the union of its closed triangles (no inside) */
 } col_shape_kind;
 
 typedef struct col_geometry col_geometry;
@@ -85,6 +88,31 @@ typedef struct col_geometry_child {
 COL_API col_status col_geometry_create_compound(const col_allocator *allocator, const col_geometry_child *children,
                                                 int count, col_geometry **out, col_error *error);
 
+/* A triangle mesh (docs/meshes.md): the union of its closed triangles, a surface with no
+ * inside; no connectivity, orientation or closedness assumed; a degenerate triangle is the
+ * segment or point it spans. A convex shape wholly inside a closed mesh does not collide
+ * with it (as in FCL and Bullet). Fill with col_default_mesh_def(). */
+typedef struct col_mesh_def {
+    const col_vec3 *vertices;  /* [vertex_count], local frame, length units; copied */
+    int vertex_count;          /* >= 1 */
+    const uint32_t *indices;   /* [3 * triangle_count] vertex numbers, triangle k is
+                                  indices[3k .. 3k+3); copied */
+    int triangle_count;        /* 1 .. COL_MAX_MESH_TRIANGLES */
+    int internal_value;        /* set by col_default_mesh_def; leave it */
+} col_mesh_def;
+
+#define COL_MAX_MESH_TRIANGLES (1 << 28)
+
+COL_API col_mesh_def col_default_mesh_def(void);
+
+/* Builds a mesh shape with its bounding-volume hierarchy (a 10^6-triangle mesh builds in
+ * about a second: docs/meshes.md). Errors: INVALID_ARGUMENT (a def not from
+ * col_default_mesh_def, NULL arrays, a count out of range, an index >= vertex_count;
+ * the message names the first), NOT_FINITE (a vertex coordinate NaN, infinite or beyond
+ * COL_MAX_COORD), OUT_OF_MEMORY. */
+COL_API col_status col_geometry_create_mesh(const col_allocator *allocator, const col_mesh_def *def,
+                                            col_geometry **out, col_error *error);
+
 /* A deep copy with the given allocator (NULL: malloc/free). Errors: INVALID_ARGUMENT,
  * OUT_OF_MEMORY. */
 COL_API col_status col_geometry_clone(const col_allocator *allocator, const col_geometry *geometry,
@@ -110,6 +138,9 @@ typedef struct col_shape_info {
                                 origin (the rotation centre) */
     col_vec3 aabb_min, aabb_max; /* local box holding the whole shape */
     int body_count;          /* world shapes: bodies using it; 0 for a col_geometry */
+    int triangle_count;      /* MESH: triangles (vertex_count: its vertices); else 0 */
+    size_t memory_bytes;     /* bytes the geometry holds (MESH: vertices, triangles and
+                                hierarchy; divide by triangle_count for the per-triangle cost) */
 } col_shape_info;
 
 /* Errors: INVALID_ARGUMENT (NULL). */
@@ -140,7 +171,22 @@ typedef struct col_piece_info {
     col_hull_view hull;    /* HULL: its arrays (in the shape's frame); zero otherwise */
 } col_piece_info;
 
-/* Errors: INVALID_ARGUMENT (NULL, index out of range). */
+/* A mesh's arrays, read only, owned by the geometry (valid while it lives). The
+ * vertices are as given; the triangles are stored in the hierarchy's order: stored
+ * triangle k is indices[3k .. 3k+3) and was triangle source[k] of the def (the number
+ * queries report). */
+typedef struct col_mesh_view {
+    int vertex_count;
+    const col_vec3 *vertices;
+    int triangle_count;
+    const uint32_t *indices;
+    const uint32_t *source;
+} col_mesh_view;
+
+/* Errors: INVALID_ARGUMENT (NULL, not a MESH). */
+COL_API col_status col_geometry_get_mesh(const col_geometry *geometry, col_mesh_view *out);
+
+/* Errors: INVALID_ARGUMENT (NULL, index out of range; a MESH has no pieces). */
 COL_API col_status col_geometry_get_piece(const col_geometry *geometry, int index, col_piece_info *out);
 
 #ifdef __cplusplus

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+/* A triangle mesh (issue 16): a polygon soup with a bounding-volume hierarchy, built once
+ * and read-only afterwards, so any number of bodies and threads may share it. What it
+ * means (docs/meshes.md): the union of its closed triangles, a surface with no inside; a
+ * degenerate triangle is the segment or point it spans, never dropped.
+ *
+ * The important parts:
+ * - vertices, as given (local frame), and triangles as index triples into them, in the
+ *   hierarchy's leaf order; tri_source maps each back to the caller's triangle number
+ *   (what queries report);
+ * - the hierarchy: a binary tree of boxes in the mesh's local frame, nodes[0] the root,
+ *   built top down (docs/meshes.md says which split rule and why); a leaf holds at most
+ *   COL_MESH_LEAF_MAX consecutive triangles; depth at most COL_MESH_MAX_DEPTH, so a
+ *   traversal's stack can be a fixed array;
+ * - per node the local box as exact min/max of its triangles' vertex coordinates (no
+ *   rounding: a min or max of doubles is one of them).
+ * Limits: 1 <= triangles <= COL_MESH_MAX_TRIANGLES, indices below vertex_count, vertex
+ * coordinates finite and at most COL_MAX_COORD in magnitude. */
+#ifndef COLIBRI_LIB_CORE_MESH_H
+#define COLIBRI_LIB_CORE_MESH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "colibri/base.h"
+#include "lib/core/vec.h"
+
+struct col_alloc;
+
+#define COL_MESH_LEAF_MAX 4
+#define COL_MESH_MAX_DEPTH 64
+/* Triangles a mesh may have (indices and node numbers stay in int32 with room to spare). */
+#define COL_MESH_MAX_TRIANGLES (1 << 28)
+
+typedef struct col_mesh_node {
+    col_vec3 min, max; /* local box of the node's triangles */
+    /* inner node (count == 0): children are nodes[child] and nodes[child + 1];
+     * leaf (count > 0): triangles tris[child .. child + count) */
+    int32_t child;
+    int32_t count;
+} col_mesh_node;
+
+typedef struct col_mesh {
+    int vertex_count, triangle_count, node_count, depth;
+    col_vec3 *vertices;   /* [vertex_count], local frame, as given */
+    uint32_t *tris;       /* [3 * triangle_count]: triangle k is tris[3k .. 3k+3), leaf order */
+    uint32_t *tri_source; /* [triangle_count]: the caller's number of triangle k */
+    col_mesh_node *nodes; /* [node_count], nodes[0] the root */
+    double radius;        /* largest |vertex| over all vertices (used or not) */
+    col_vec3 aabb_min, aabb_max; /* box of all vertices (used or not) */
+    void *block;          /* one allocation holding every array above */
+    size_t block_size;
+} col_mesh;
+
+/* Builds the mesh of nv vertices and nt triangles (indices: 3 * nt values, each a vertex
+ * number), copying both. On error returns INVALID_ARGUMENT (a count out of range, an
+ * index >= nv, NULL arrays), NOT_FINITE (a coordinate NaN, infinite or beyond
+ * COL_MAX_COORD) or OUT_OF_MEMORY, writes a sentence naming the first bad value into err
+ * (errlen may be 0) and leaves *m zeroed. */
+col_status col_mesh_build(struct col_alloc *a, const col_vec3 *vertices, int nv, const uint32_t *indices, int nt,
+                          col_mesh *m, char *err, size_t errlen);
+
+/* A deep copy (the arrays are position independent: one block copied). */
+col_status col_mesh_copy(struct col_alloc *a, const col_mesh *src, col_mesh *dst);
+
+/* Frees the arrays; *m zeroed. */
+void col_mesh_free(struct col_alloc *a, col_mesh *m);
+
+/* Bytes the mesh holds (vertices, triangles, hierarchy). */
+static inline size_t col_mesh_bytes(const col_mesh *m)
+{
+    return m->block_size;
+}
+
+/* Triangle k's three local vertices. */
+static inline void col_mesh_triangle(const col_mesh *m, int k, col_vec3 out[3])
+{
+    out[0] = m->vertices[m->tris[3 * k]];
+    out[1] = m->vertices[m->tris[3 * k + 1]];
+    out[2] = m->vertices[m->tris[3 * k + 2]];
+}
+
+#endif
