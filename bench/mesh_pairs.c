@@ -174,7 +174,7 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < (size_t)nb * (size_t)nb; k++) col_mesh_cache_init(&cache[k]);
     double *ms = malloc((size_t)frames * sizeof *ms);
     long mm = 0, mm_hit = 0, mc = 0, mc_hit = 0;
-    double visits = 0, cpu = 0;
+    double visits = 0, visits_hit = 0, cpu = 0;
     int (*cand)[2] = NULL, cand_cap = 0;
     col_np_result *res = NULL;
     uint64_t hash = 14695981039346656037ULL;
@@ -222,6 +222,7 @@ int main(int argc, char **argv)
             mm_hit += both && res[p].colliding;
             mc_hit += !both && res[p].colliding;
             visits += res[p].iterations;
+            visits_hit += res[p].colliding ? res[p].iterations : 0;
             if (res[p].colliding) {
                 fold(&hash, (uint32_t)f);
                 fold(&hash, (uint32_t)i);
@@ -234,8 +235,8 @@ int main(int argc, char **argv)
     qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
     static const char *names[3] = {"sah", "mean", "median"};
     printf("mesh-pairs %s split=%s leaf=%d cache=%d frames=%d mesh_mesh=%ld/%ld mesh_convex=%ld/%ld "
-           "node_pairs_per_frame=%.0f hash=0x%016llx narrow_ms_median=%.4f narrow_ms_mean=%.4f narrow_cpu_ms_mean=%.4f\n",
-           argv[1], names[opt.split], opt.leaf_max, use_cache, frames, mm_hit, mm, mc_hit, mc, visits / frames,
+           "node_pairs_per_frame=%.0f (colliding queries %.0f) hash=0x%016llx narrow_ms_median=%.4f narrow_ms_mean=%.4f narrow_cpu_ms_mean=%.4f\n",
+           argv[1], names[opt.split], opt.leaf_max, use_cache, frames, mm_hit, mm, mc_hit, mc, visits / frames, visits_hit / frames,
            (unsigned long long)hash, ms[(frames - 1) / 2], sum / frames, cpu / frames);
     for (int k = 0; k < ns; k++) {
         if (shapes[k].kind == 1) col_mesh_free(&a, &shapes[k].mesh);

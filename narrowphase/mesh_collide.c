@@ -581,6 +581,27 @@ static bool mm_leaves(mm_ctx *x, const col_mesh_node *na, const col_mesh_node *n
     return false;
 }
 
+static inline col_vec3 node_center(const col_mesh_node *n)
+{
+    return col_scale(col_add(n->min, n->max), 0.5);
+}
+
+/* b's local point in a's frame and back (approximately: only the descent order uses them). */
+static inline col_vec3 mm_to_a(const mm_ctx *x, col_vec3 y)
+{
+    const double *M = x->M;
+    return col_v3(M[0] * y.x + M[1] * y.y + M[2] * y.z + x->t[0], M[3] * y.x + M[4] * y.y + M[5] * y.z + x->t[1],
+                  M[6] * y.x + M[7] * y.y + M[8] * y.z + x->t[2]);
+}
+
+static inline col_vec3 mm_to_b(const mm_ctx *x, col_vec3 p)
+{
+    const double *M = x->M;
+    col_vec3 d = col_v3(p.x - x->t[0], p.y - x->t[1], p.z - x->t[2]);
+    return col_v3(M[0] * d.x + M[3] * d.y + M[6] * d.z, M[1] * d.x + M[4] * d.y + M[7] * d.z,
+                  M[2] * d.x + M[5] * d.y + M[8] * d.z);
+}
+
 static inline double node_size(const col_mesh_node *n)
 {
     return (n->max.x - n->min.x) + (n->max.y - n->min.y) + (n->max.z - n->min.z);
@@ -609,17 +630,25 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
             if (mm_leaves(x, na, nb, ka, kb)) return true;
             continue;
         }
+        /* The child nearer the other node is popped first (pushed last): a colliding pair
+         * is usually found sooner; a separated one visits the same pairs either way. */
         int32_t ia = stack[sp][0], ib = stack[sp][1];
         if (!leaf_a && (leaf_b || node_size(na) >= node_size(nb))) {
-            stack[sp][0] = na->child + 1;
+            const col_vec3 cb = mm_to_a(x, node_center(nb));
+            int near = col_len2(col_sub(node_center(&x->a->nodes[na->child + 1]), cb)) <
+                       col_len2(col_sub(node_center(&x->a->nodes[na->child]), cb));
+            stack[sp][0] = na->child + !near;
             stack[sp++][1] = ib;
-            stack[sp][0] = na->child;
+            stack[sp][0] = na->child + near;
             stack[sp++][1] = ib;
         } else {
+            const col_vec3 ca = mm_to_b(x, node_center(na));
+            int near = col_len2(col_sub(node_center(&x->b->nodes[nb->child + 1]), ca)) <
+                       col_len2(col_sub(node_center(&x->b->nodes[nb->child]), ca));
             stack[sp][0] = ia;
-            stack[sp++][1] = nb->child + 1;
+            stack[sp++][1] = nb->child + !near;
             stack[sp][0] = ia;
-            stack[sp++][1] = nb->child;
+            stack[sp++][1] = nb->child + near;
         }
     }
     return false;
