@@ -421,6 +421,7 @@ typedef struct mm_ctx {
     double M[9], Mabs[9]; /* Mc = fl(Ra^T Rb) (row-major) and |Mc| */
     double t[3];          /* tc = fl(Ra^T fl(pb - pa)) */
     double ed[3][3][3];   /* |(e_i x c_j) . c_k|, c_j the columns of Mc */
+    double gram[3][3];    /* |c_j . c_k|: b's box projected on its own (not quite orthonormal) axes */
     double gscale[15];    /* per axis: the certified world gap per unit of local separation */
     double sigma;         /* the slack of every axis test */
     double gap;
@@ -465,6 +466,7 @@ static void mm_setup(mm_ctx *x)
         for (int k = 0; k < 3; k++) {
             col_vec3 ck = col_cross(c[j], c[k]);
             for (int i = 0; i < 3; i++) x->ed[i][j][k] = fabs(vget(ck, i));
+            x->gram[j][k] = fabs(col_dot(c[j], c[k]));
         }
     }
     double cmax = 0;
@@ -497,7 +499,10 @@ static void mm_setup(mm_ctx *x)
 /* The separating axis test of a's node box and b's node parallelepiped in a's frame
  * (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996: 15 axes, a's 3 face normals
  * first, then b's, then the 9 edge cross products): the certified lower bound on the
- * world distance of the node pair's triangles when an axis separates them (> 0), else 0. */
+ * world distance of the node pair's triangles when an axis separates them (> 0), else 0.
+ * b's box projects on an axis L as sum_k hb_k |L . c_k| with the columns c_k of Mc, which
+ * is not exactly a rotation (no identity of rotations is used: b's own face axes take
+ * |c_j . c_k| from gram, the edge axes |(e_i x c_j) . c_k| from ed). */
 static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
 {
     const double ca[3] = {0.5 * (na->min.x + na->max.x), 0.5 * (na->min.y + na->max.y), 0.5 * (na->min.z + na->max.z)};
@@ -514,7 +519,9 @@ static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_no
     }
     for (int j = 0; j < 3; j++) {
         double lt = M[j] * T[0] + M[3 + j] * T[1] + M[6 + j] * T[2];
-        double s = fabs(lt) - (A[j] * ha[0] + A[3 + j] * ha[1] + A[6 + j] * ha[2]) - hb[j] - sig;
+        const double *g = x->gram[j];
+        double s = fabs(lt) - (A[j] * ha[0] + A[3 + j] * ha[1] + A[6 + j] * ha[2]) -
+                   (g[0] * hb[0] + g[1] * hb[1] + g[2] * hb[2]) - sig;
         if (s > 0) return s * x->gscale[3 + j];
     }
     for (int j = 0; j < 3; j++) {

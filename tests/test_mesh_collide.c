@@ -193,6 +193,22 @@ static col_xform random_pose(double spread)
     return col_xform_from_transform(t);
 }
 
+/* A pose whose matrix is the rotation formula of a quaternion 1e-6 off unit length: not
+ * quite a rotation (a world-free caller may pass one), which the culling slacks must
+ * cover, since they are derived from the matrix as given. */
+static col_xform skewed_pose(double spread)
+{
+    col_xform x = random_pose(spread);
+    col_quat q = random_quat();
+    double f = 1 + 1e-6;
+    q.x *= f;
+    q.y *= f;
+    q.z *= f;
+    q.w *= f;
+    x.R = col_mat3_from_quat(q);
+    return x;
+}
+
 static const col_xform identity = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
 
 /* ---- brute force ---- */
@@ -380,13 +396,14 @@ static void test_mesh_mesh_random(void **state)
         build(&sa, &a);
         build(&sb, &b);
         for (int k = 0; k < 5; k++) {
-            col_xform xa = random_pose(2 * scale), xb = random_pose(2 * scale);
+            col_xform xa = random_pose(2 * scale), xb = k == 4 ? skewed_pose(2 * scale) : random_pose(2 * scale);
+            if (k == 4) xa = skewed_pose(2 * scale);
             check_mm(&a, &xa, &b, &xb, k < 2, &t);
         }
         /* touching by construction: a one-triangle mesh at the identity pose with a vertex
          * on a world vertex of a (the identity maps local to world exactly), pointing away
          * from a's centre; and an exact copy of a world triangle of a */
-        col_xform xa = random_pose(2 * scale);
+        col_xform xa = run % 4 == 3 ? skewed_pose(2 * scale) : random_pose(2 * scale);
         int ka = (int)(rng_next() % (uint64_t)a.triangle_count);
         col_vec3 wa[3];
         world_tri(&a, &xa, ka, wa);
@@ -480,7 +497,7 @@ static void test_mesh_convex_random(void **state)
         }
         /* touching by construction: a hull (at the identity) with a vertex on a world
          * vertex of the mesh, the rest beyond it away from the mesh's centre */
-        col_xform xm = random_pose(scale);
+        col_xform xm = run % 4 == 3 ? skewed_pose(scale) : random_pose(scale);
         col_vec3 w[3];
         world_tri(&m, &xm, (int)(rng_next() % (uint64_t)m.triangle_count), w);
         col_vec3 out = col_sub(w[0], xm.p);
