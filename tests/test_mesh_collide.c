@@ -282,7 +282,15 @@ static bool brute_mesh_convex(const col_mesh *m, const col_xform *xm, const col_
 
 typedef struct tally {
     long pairs, colliding, gaps_checked, touching;
+    double ratio_sum, ratio_min; /* gap / distance over the gaps checked (how tight; printed) */
 } tally;
+
+static void note_ratio(tally *t, double gap, double dmin)
+{
+    double q = dmin > 0 ? gap / dmin : 1;
+    t->ratio_sum += q;
+    if (t->gaps_checked == 0 || q < t->ratio_min) t->ratio_min = q;
+}
 
 static void check_gap(double gap, double dmin)
 {
@@ -328,6 +336,7 @@ static bool check_mm(const col_mesh *a, const col_xform *xa, const col_mesh *b, 
         if (want_gap) {
             check_gap(r.gap, dmin);
             check_gap(rs.gap, dmin);
+            note_ratio(t, r.gap, dmin);
             t->gaps_checked++;
         }
     }
@@ -355,6 +364,7 @@ static bool check_mc(const col_mesh *m, const col_xform *xm, const col_core *c, 
     t->colliding += truth;
     if (!truth && want_gap) {
         check_gap(r.gap, dmin);
+        note_ratio(t, r.gap, dmin);
         t->gaps_checked++;
     }
     return truth;
@@ -386,7 +396,7 @@ static void test_mesh_mesh_random(void **state)
     (void)state;
     rng_seed(0x6d6d72616e64ULL, "mesh_collide mesh-mesh");
     int runs = (int)(400 * test_scale());
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int run = 0; run < runs; run++) {
         double scale = run % 3 == 0 ? 1e-3 : (run % 3 == 1 ? 1.0 : 1e3);
         mesh_src sa, sb;
@@ -441,8 +451,9 @@ static void test_mesh_mesh_random(void **state)
         src_free(&sa);
         src_free(&sb);
     }
-    print_message("mesh-mesh: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked\n", t.pairs,
-                  t.colliding, t.touching, t.gaps_checked);
+    print_message("mesh-mesh: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked "
+                  "(gap / distance: mean %.3f, least %.3g)\n",
+                  t.pairs, t.colliding, t.touching, t.gaps_checked, t.ratio_sum / (double)t.gaps_checked, t.ratio_min);
     assert_true(t.colliding > t.pairs / 5 && t.colliding < t.pairs * 4 / 5);
 }
 
@@ -482,7 +493,7 @@ static void test_mesh_convex_random(void **state)
     (void)state;
     rng_seed(0x6d63726e64ULL, "mesh_collide mesh-convex");
     int runs = (int)(400 * test_scale());
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int run = 0; run < runs; run++) {
         double scale = run % 3 == 0 ? 1e-3 : (run % 3 == 1 ? 1.0 : 1e3);
         mesh_src sm;
@@ -492,8 +503,8 @@ static void test_mesh_convex_random(void **state)
         for (int k = 0; k < 6; k++) {
             piece p;
             random_piece(&p, scale * urange(0.2, 1.0));
-            col_xform xm = random_pose(scale), xc = random_pose(1.5 * scale);
-            check_mc(&m, &xm, &p.core, &xc, k < 3, &t);
+            col_xform xm = k == 5 ? skewed_pose(scale) : random_pose(scale), xc = random_pose(1.5 * scale);
+            check_mc(&m, &xm, &p.core, &xc, k < 3 || k == 5, &t);
         }
         /* touching by construction: a hull (at the identity) with a vertex on a world
          * vertex of the mesh, the rest beyond it away from the mesh's centre */
@@ -546,8 +557,9 @@ static void test_mesh_convex_random(void **state)
         col_mesh_free(&g_alloc, &m);
         src_free(&sm);
     }
-    print_message("mesh-convex: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked\n",
-                  t.pairs, t.colliding, t.touching, t.gaps_checked);
+    print_message("mesh-convex: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked "
+                  "(gap / distance: mean %.3f, least %.3g)\n",
+                  t.pairs, t.colliding, t.touching, t.gaps_checked, t.ratio_sum / (double)t.gaps_checked, t.ratio_min);
     assert_true(t.colliding > t.pairs / 5 && t.colliding < t.pairs * 4 / 5);
 }
 
@@ -568,7 +580,7 @@ static void test_flat_contacts(void **state)
     build(&s, &m);
     col_xform xm = identity;
     xm.p = col_v3(0.5, -0.25, 2);
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int run = 0; run < 200; run++) {
         double x = 0.5 + urange(-0.9, 0.9), y = -0.25 + urange(-0.9, 0.9);
         piece p;
