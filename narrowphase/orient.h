@@ -8,7 +8,8 @@
  * decide, exactly: in floating-point expansions (narrowphase/expansion.h) on differences
  * scaled by a power of two, or, when the inputs span more binary orders of magnitude than
  * the expansions take without underflow, in integer arithmetic on the exact values. So
- * the sign is right for every finite double input, never an epsilon. No allocation.
+ * the sign is right for every finite double input, never an epsilon (a NaN or infinite
+ * coordinate gives an unspecified sign, without undefined behaviour). No allocation.
  *
  * The important parts:
  * - col_orient3d(a, b, c, d): sign of ((b - a) x (c - a)) . (d - a): +1 when d lies on the
