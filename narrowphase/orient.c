@@ -117,7 +117,7 @@ static void big_trim(big *r)
 static void big_from_double(big *r, double x)
 {
     memset(r, 0, sizeof *r);
-    if (x == 0.0) return;
+    if (x == 0.0 || !isfinite(x)) return; /* non-finite: outside the contract, read as 0 */
     int q;
     double f = frexp(fabs(x), &q); /* |x| = f 2^q, f in [0.5, 1) */
     uint64_t m = (uint64_t)ldexp(f, 53);
