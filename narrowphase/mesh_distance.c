@@ -327,11 +327,20 @@ static int reduce(const contact_set *s, int *keep, int max)
     for (int i = 1; i < s->n; i++)
         if (s->c[i].sep < s->c[deep].sep) deep = i;
     col_vec3 n0 = s->c[deep].n;
+    /* Points nearer than 1e-6 of the cluster's extent to a kept one are the same point
+     * (a corner found from two triangles, rounded differently). */
+    col_vec3 lo = s->c[deep].pa, hi = lo;
+    for (int i = 0; i < s->n; i++) {
+        if (col_dot(s->c[i].n, n0) < CLUSTER_COS) continue;
+        col_vec3 p = s->c[i].pa;
+        lo = col_v3(fmin(lo.x, p.x), fmin(lo.y, p.y), fmin(lo.z, p.z));
+        hi = col_v3(fmax(hi.x, p.x), fmax(hi.y, p.y), fmax(hi.z, p.z));
+    }
     int k = 0;
     keep[k++] = deep;
     while (k < max) {
         int pick = -1;
-        double far = 0.0;
+        double far = 1e-12 * col_len2(col_sub(hi, lo));
         for (int i = 0; i < s->n; i++) {
             if (col_dot(s->c[i].n, n0) < CLUSTER_COS) continue;
             double near = INFINITY;
@@ -420,6 +429,14 @@ static void try_axis(const col_vec3 *a, int na, const col_vec3 *b, int nb, col_v
     }
 }
 
+/* Is the foot of x on the plane of w (normal n) inside w, boundary included? */
+static int tri_inside(const col_vec3 w[3], col_vec3 n, col_vec3 x)
+{
+    for (int i = 0; i < 3; i++)
+        if (col_dot(col_cross(col_sub(w[(i + 1) % 3], w[i]), col_sub(x, w[i])), n) < 0.0) return 0;
+    return 1;
+}
+
 static col_vec3 tri_normal(const col_vec3 w[3]) { return col_cross(col_sub(w[1], w[0]), col_sub(w[2], w[0])); }
 
 /* Crossing (or touching) triangles as flat pieces: the least penetration over the
@@ -451,7 +468,7 @@ static void tri_tri_overlap(const col_vec3 wa[3], const col_vec3 wb[3], candidat
 typedef struct mmc_ctx {
     const col_mesh *a, *b;
     const col_xform *xa, *xb;
-    double margin;
+    double margin, rounding;
     contact_set set;
 } mmc_ctx;
 
@@ -467,7 +484,8 @@ static double mmc_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node 
             if (d > ctx->margin) continue;
             c.ta = la->child + i;
             c.tb = lb->child + j;
-            if (d > 0.0 && col_unit_robust(col_sub(c.pb, c.pa), &c.n)) {
+            /* Within rounding of touching, the closest direction is noise: treat as crossing. */
+            if (d > ctx->rounding && col_unit_robust(col_sub(c.pb, c.pa), &c.n)) {
                 c.sep = d;
             } else {
                 tri_tri_overlap(wa[i], wb[j], &c);
@@ -491,6 +509,7 @@ void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mes
     ctx.margin = margin;
     ctx.set.n = 0;
     double rm = rounding_margin(mesh_size(a, xa) + mesh_size(b, xb));
+    ctx.rounding = rm;
     int32_t np;
     /* Pairs with bound <= margin are visited: the limit is just above it. */
     traverse_pair(a, b, &f, rm, nextafter(margin, INFINITY), mmc_leaf, &ctx, &np);
@@ -502,7 +521,7 @@ typedef struct mcc_ctx {
     const col_xform *xm;
     const col_core *c;
     const col_xform *xc;
-    double margin;
+    double margin, rounding;
     contact_set set;
 } mcc_ctx;
 
@@ -549,6 +568,29 @@ static void tri_convex_overlap(const mcc_ctx *ctx, const col_vec3 w[3], const co
     c->pa = col_add(c->pb, col_scale(u, depth));
 }
 
+/* A face contact (u along the triangle's normal): every core point within the margin
+ * whose foot on the triangle's plane lies inside it is a point of the manifold too (a box
+ * resting on a floor gives its corners, not one point per triangle). */
+static void face_points(mcc_ctx *ctx, const col_vec3 w[3], const candidate *base)
+{
+    col_vec3 n;
+    if (!col_unit_robust(tri_normal(w), &n) || fabs(col_dot(n, base->n)) < CLUSTER_COS) return;
+    col_vec3 u = base->n;
+    double hi = -INFINITY;
+    for (int i = 0; i < 3; i++) hi = fmax(hi, col_dot(u, w[i]));
+    double r = ctx->c->radius;
+    for (int i = 0; i < ctx->c->count; i++) {
+        col_vec3 p = col_xform_point(ctx->xc, ctx->c->points[i]);
+        double sep = col_dot(u, p) - r - hi;
+        if (sep > ctx->margin || !tri_inside(w, n, p)) continue;
+        candidate c = *base;
+        c.pb = col_sub(p, col_scale(u, r));
+        c.pa = col_sub(c.pb, col_scale(u, sep));
+        c.sep = sep;
+        add_candidate(&ctx->set, &c);
+    }
+}
+
 static double mcc_leaf(void *vctx, const col_mesh_node *leaf)
 {
     mcc_ctx *ctx = vctx;
@@ -561,7 +603,8 @@ static double mcc_leaf(void *vctx, const col_mesh_node *leaf)
         candidate c;
         c.ta = leaf->child + i;
         c.tb = -1;
-        if (cd.overlap) {
+        /* Within rounding of touching, GJK's direction is noise: treat as overlapping. */
+        if (cd.overlap || cd.distance <= ctx->rounding) {
             tri_convex_overlap(ctx, w[i], &cd, &c);
         } else {
             double sep = cd.distance - ctx->c->radius;
@@ -572,6 +615,7 @@ static double mcc_leaf(void *vctx, const col_mesh_node *leaf)
             c.pb = col_sub(cd.point_b, col_scale(cd.normal, ctx->c->radius));
         }
         add_candidate(&ctx->set, &c);
+        face_points(ctx, w[i], &c);
     }
     return ctx->margin;
 }
@@ -591,6 +635,7 @@ void col_mesh_convex_contact(const col_mesh *m, const col_xform *xm, const col_c
     ctx.c = c;
     ctx.xc = xc;
     ctx.margin = margin;
+    ctx.rounding = rm;
     ctx.set.n = 0;
     int32_t np;
     traverse_one(m, cmin, cmax, rm, nextafter(margin, INFINITY), mcc_leaf, &ctx, &np);
