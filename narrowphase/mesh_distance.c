@@ -53,12 +53,20 @@ static double box_gap(col_vec3 amin, col_vec3 amax, col_vec3 c, col_vec3 h)
     return sqrt(s);
 }
 
-/* Lower bound for node pair (na of a, nb of b): b's node box carried into a's frame. */
-static double node_bound(const col_mesh_node *na, const col_mesh_node *nb, const rel_frame *f, double margin)
+/* The box gap of node x's box and node y's box carried into x's frame by f. */
+static double carried_gap(const col_mesh_node *x, const col_mesh_node *y, const rel_frame *f)
 {
-    col_vec3 c = col_scale(col_add(nb->min, nb->max), 0.5), h = col_scale(col_sub(nb->max, nb->min), 0.5);
+    col_vec3 c = col_scale(col_add(y->min, y->max), 0.5), h = col_scale(col_sub(y->max, y->min), 0.5);
     col_vec3 cw = col_add(col_mat3_mul(&f->R, c), f->p), hw = col_mat3_mul(&f->absR, h);
-    return box_gap(na->min, na->max, cw, hw) - margin;
+    return box_gap(x->min, x->max, cw, hw);
+}
+
+/* Lower bound for node pair (na of a, nb of b): b's box boxed in a's frame, and a's box
+ * boxed in b's frame; each gap is a lower bound, so the larger is too. */
+static double node_bound(const col_mesh_node *na, const col_mesh_node *nb, const rel_frame f[2], double margin)
+{
+    double g1 = carried_gap(na, nb, &f[0]), g2 = carried_gap(nb, na, &f[1]);
+    return (g1 > g2 ? g1 : g2) - margin;
 }
 
 static double node_size2(const col_mesh_node *n) { return col_len2(col_sub(n->max, n->min)); }
@@ -72,6 +80,18 @@ static int leaf_world(const col_mesh *m, const col_xform *x, const col_mesh_node
         for (int i = 0; i < 3; i++) w[k][i] = col_xform_point(x, v[i]);
     }
     return n->count;
+}
+
+static double min2(double x, double y) { return x < y ? x : y; }
+static double max2(double x, double y) { return x > y ? x : y; }
+
+static void tri_box(const col_vec3 w[3], col_vec3 *lo, col_vec3 *hi)
+{
+    *lo = *hi = w[0];
+    for (int i = 1; i < 3; i++) {
+        *lo = col_v3(min2(lo->x, w[i].x), min2(lo->y, w[i].y), min2(lo->z, w[i].z));
+        *hi = col_v3(max2(hi->x, w[i].x), max2(hi->y, w[i].y), max2(hi->z, w[i].z));
+    }
 }
 
 static const col_xform identity = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
@@ -88,7 +108,7 @@ typedef struct pair_item {
 typedef double (*leaf_pair_fn)(void *ctx, const col_mesh_node *la, const col_mesh_node *lb);
 
 /* Pairs of nodes whose bound is below *limit (strictly), nearer pair first. */
-static void traverse_pair(const col_mesh *a, const col_mesh *b, const rel_frame *f, double margin, double limit,
+static void traverse_pair(const col_mesh *a, const col_mesh *b, const rel_frame f[2], double margin, double limit,
                           leaf_pair_fn leaf, void *ctx, int32_t *node_pairs)
 {
     pair_item stack[4 * COL_MESH_MAX_DEPTH + 8];
@@ -210,8 +230,18 @@ static double mm_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node *
     col_vec3 wa[COL_MESH_LEAF_MAX][3], wb[COL_MESH_LEAF_MAX][3];
     int ka = leaf_world(ctx->a, ctx->xa, la, wa), kb = leaf_world(ctx->b, ctx->xb, lb, wb);
     col_mesh_closest *out = ctx->out;
+    col_vec3 lo_a[COL_MESH_LEAF_MAX], hi_a[COL_MESH_LEAF_MAX], c_b[COL_MESH_LEAF_MAX], h_b[COL_MESH_LEAF_MAX];
+    for (int i = 0; i < ka; i++) tri_box(wa[i], &lo_a[i], &hi_a[i]);
+    for (int j = 0; j < kb; j++) {
+        col_vec3 lo, hi;
+        tri_box(wb[j], &lo, &hi);
+        c_b[j] = col_scale(col_add(lo, hi), 0.5);
+        h_b[j] = col_scale(col_sub(hi, lo), 0.5);
+    }
     for (int i = 0; i < ka; i++)
         for (int j = 0; j < kb; j++) {
+            /* The world boxes of the two triangles: a cheap lower bound first. */
+            if (!(box_gap(lo_a[i], hi_a[i], c_b[j], h_b[j]) - ctx->margin < out->distance)) continue;
             col_vec3 pa, pb;
             double d = col_tri_distance(wa[i], wb[j], &pa, &pb);
             out->leaf_pairs++;
@@ -232,11 +262,11 @@ void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_me
     memset(out, 0, sizeof *out);
     out->distance = INFINITY;
     out->tri_a = out->tri_b = -1;
-    rel_frame f = relative(xa, xb);
+    rel_frame f[2] = {relative(xa, xb), relative(xb, xa)};
     mm_ctx ctx = {a, b, xa, xb, 0.0, out};
     ctx.margin = rounding_margin(mesh_size(a, xa) + mesh_size(b, xb));
     int32_t np;
-    traverse_pair(a, b, &f, ctx.margin, INFINITY, mm_leaf, &ctx, &np);
+    traverse_pair(a, b, f, ctx.margin, INFINITY, mm_leaf, &ctx, &np);
     out->node_pairs = np;
 }
 
@@ -500,7 +530,7 @@ void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mes
 {
     memset(out, 0, sizeof *out);
     out->tri_a = out->tri_b = -1;
-    rel_frame f = relative(xa, xb);
+    rel_frame f[2] = {relative(xa, xb), relative(xb, xa)};
     mmc_ctx ctx;
     ctx.a = a;
     ctx.b = b;
@@ -512,7 +542,7 @@ void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mes
     ctx.rounding = rm;
     int32_t np;
     /* Pairs with bound <= margin are visited: the limit is just above it. */
-    traverse_pair(a, b, &f, rm, nextafter(margin, INFINITY), mmc_leaf, &ctx, &np);
+    traverse_pair(a, b, f, rm, nextafter(margin, INFINITY), mmc_leaf, &ctx, &np);
     finish_contact(&ctx.set, out);
 }
 

@@ -102,6 +102,15 @@ static void against_face(const col_vec3 p[3], const col_vec3 v[3], col_vec3 n, i
     }
 }
 
+/* The triangle's normal (cross product of two edges), scaled by a power of two when its
+ * size is so far from 1 that its square could underflow or overflow. */
+static col_vec3 normal_of(const col_vec3 v[3])
+{
+    col_vec3 n = col_cross(col_sub(v[1], v[0]), col_sub(v[2], v[0]));
+    double m = col_max_abs(n);
+    return m > 0x1p-400 && m < 0x1p400 ? n : col_pow2_unit(n, NULL);
+}
+
 double col_tri_distance(const col_vec3 a[3], const col_vec3 b[3], col_vec3 *pa, col_vec3 *pb)
 {
     /* A common origin: a's first vertex. Points are then of the size of the pair's span,
@@ -120,8 +129,7 @@ double col_tri_distance(const col_vec3 a[3], const col_vec3 b[3], col_vec3 *pa, 
             offer(&best, d2, cp, cq);
         }
     if (best.d2 > 0.0) {
-        col_vec3 na = col_pow2_unit(col_cross(col_sub(la[1], la[0]), col_sub(la[2], la[0])), NULL);
-        col_vec3 nb = col_pow2_unit(col_cross(col_sub(lb[1], lb[0]), col_sub(lb[2], lb[0])), NULL);
+        col_vec3 na = normal_of(la), nb = normal_of(lb);
         if (col_max_abs(nb) > 0.0) against_face(la, lb, nb, 0, &best);
         if (col_max_abs(na) > 0.0) against_face(lb, la, na, 1, &best);
     }
