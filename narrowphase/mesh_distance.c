@@ -278,20 +278,30 @@ typedef struct mc_ctx {
     col_mesh_closest *out;
 } mc_ctx;
 
-/* Distance of world triangle w to the rounded piece; *pa on the triangle, *pb on the
- * piece's surface (or *pa when they meet). */
-static double tri_convex(const col_vec3 w[3], const col_core *c, const col_xform *xc, col_core_distance *cd,
-                         col_vec3 *pa, col_vec3 *pb)
+double col_tri_convex_distance(const col_vec3 w[3], const col_core *c, const col_xform *xc, col_vec3 *pa,
+                               col_vec3 *pb)
 {
     col_core tri = {w, 3, NULL, 0.0};
-    col_core_distance_query(&tri, &identity, c, xc, cd);
-    *pa = cd->point_a;
-    if (cd->overlap || cd->distance <= c->radius) {
-        *pb = *pa;
-        return 0.0;
+    col_core_distance cd;
+    col_core_distance_query(&tri, &identity, c, xc, &cd);
+    *pa = cd.point_a;
+    double d = cd.overlap ? 0.0 : cd.distance - c->radius;
+    double size = col_max_abs(w[0]) + col_max_abs(w[1]) + col_max_abs(w[2]) + col_max_abs(cd.point_b) + c->radius;
+    if (d <= rounding_margin(size)) {
+        /* Within rounding of touching: the exact decision of narrowphase/rounded.h. */
+        col_np_result r;
+        col_rounded_query(&tri, &identity, c, xc, &r);
+        if (r.colliding) {
+            *pb = *pa;
+            return 0.0;
+        }
+        if (d <= 0.0) { /* apart, closer than GJK shows */
+            *pb = *pa;
+            return DBL_TRUE_MIN;
+        }
     }
-    *pb = col_sub(cd->point_b, col_scale(cd->normal, c->radius));
-    return cd->distance - c->radius;
+    *pb = col_sub(cd.point_b, col_scale(cd.normal, c->radius));
+    return d;
 }
 
 static double mc_leaf(void *vctx, const col_mesh_node *leaf)
@@ -301,9 +311,8 @@ static double mc_leaf(void *vctx, const col_mesh_node *leaf)
     int k = leaf_world(ctx->m, ctx->xm, leaf, w);
     col_mesh_closest *out = ctx->out;
     for (int i = 0; i < k; i++) {
-        col_core_distance cd;
         col_vec3 pa, pb;
-        double d = tri_convex(w[i], ctx->c, ctx->xc, &cd, &pa, &pb);
+        double d = col_tri_convex_distance(w[i], ctx->c, ctx->xc, &pa, &pb);
         out->leaf_pairs++;
         if (d < out->distance) {
             out->distance = d;

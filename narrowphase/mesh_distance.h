@@ -35,7 +35,7 @@
 #define COL_MESH_CONTACT_CANDIDATES 64
 
 typedef struct col_mesh_closest {
-    double distance;           /* >= 0; 0 when they share a point (up to rounding: see docs/meshes.md) */
+    double distance;           /* >= 0; 0 if and only if they share a point (decided exactly) */
     col_vec3 point_a, point_b; /* world closest points (a common point when they touch or overlap) */
     int32_t tri_a, tri_b;      /* leaf-order triangle numbers k of col_mesh (-1: the convex side) */
     int32_t leaf_pairs;        /* triangle pairs (or triangle-convex pairs) evaluated */
@@ -43,10 +43,18 @@ typedef struct col_mesh_closest {
 } col_mesh_closest;
 
 /* Mesh m at pose xm against the convex piece c at pose xc; the distance is to the solid
- * rounded piece (core plus radius), 0 when a triangle meets it; then point_a = point_b is
- * the triangle's point nearest the core (a point of both). tri_b = -1. */
+ * rounded piece (core plus radius), 0 exactly when a triangle meets it (then point_a =
+ * point_b, a point of the triangle in the piece up to rounding). tri_b = -1. Mesh-mesh
+ * distances are 0 exactly when two triangles share a point (narrowphase/tri_dist.h). */
 void col_mesh_convex_distance(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
                               col_mesh_closest *out);
+
+/* The leaves' kernel: distance of the world triangle w to the rounded piece c at xc (0
+ * exactly when they share a point, decided by col_rounded_query within rounding of 0;
+ * the smallest positive double when apart but closer than GJK shows); *pa on the
+ * triangle, *pb on the piece's surface (*pa when 0). */
+double col_tri_convex_distance(const col_vec3 w[3], const col_core *c, const col_xform *xc, col_vec3 *pa,
+                               col_vec3 *pb);
 
 /* Mesh a at xa against mesh b at xb. */
 void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,

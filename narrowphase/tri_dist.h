@@ -11,15 +11,18 @@
  * for coordinates near 8000, GammaUNC/PQP issue 4): the inputs are first moved to a common
  * origin, and every test is a sign or a relative comparison. Accuracy (tested against
  * exact rational arithmetic): the distance is within a few 1e-16 of the triangles' extent
- * of the true one. The two points lie on the triangles up to rounding; 0 is exact when
- * the triangles share a vertex (the edges leaving it are compared first-to-first). No
+ * of the true one. The two points lie on the triangles up to rounding. Zero is exact: the
+ * answer is 0 if and only if the triangles share a point, decided by the exact test of
+ * narrowphase/tri_tri.h whenever the double answer is within its rounding bound of 0
+ * (apart but closer than rounding can show: the smallest positive double). No
  * allocation. */
 #ifndef COLIBRI_NARROWPHASE_TRI_DIST_H
 #define COLIBRI_NARROWPHASE_TRI_DIST_H
 
 #include "lib/core/vec.h"
 
-/* Distance between triangles a and b (>= 0); *pa on a and *pb on b realise it. */
+/* Distance between triangles a and b (>= 0); *pa on a and *pb on b realise it (*pa ==
+ * *pb when 0: a common point up to rounding). */
 double col_tri_distance(const col_vec3 a[3], const col_vec3 b[3], col_vec3 *pa, col_vec3 *pb);
 
 /* Closest points of segments p0p1 and q0q1 (either may be a point): *s, *t in [0, 1]

@@ -184,6 +184,7 @@ static void test_tri_distance_exact(void **state)
             fail_msg("pair %d kind %d: points off their triangles by %.3g and %.3g (tol %.3g)", it, k, on_a, on_b, tolp);
         if (!(fabs(col_len(col_sub(pb, pa)) - d) <= tolp))
             fail_msg("pair %d kind %d: |pa - pb| %.17g, d %.17g", it, k, col_len(col_sub(pb, pa)), d);
+        if ((ex == 0.0) != (d == 0.0)) fail_msg("pair %d kind %d: exact %.17g, ours %.17g: 0 must be exact", it, k, ex, d);
         if (ex == 0.0) zeros++;
         if (ex == 0.0 && d == 0.0) exact_zero++;
         if (k == K_VERTEX && d != 0.0) fail_msg("pair %d: a shared vertex gave %.17g", it, d);
@@ -275,11 +276,8 @@ static const col_xform ident = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
 /* The kernel of the mesh-convex leaves: distance of a world triangle to the rounded piece. */
 static double tri_piece(const col_vec3 w[3], const col_core *c, const col_xform *xc)
 {
-    col_core tri = {w, 3, NULL, 0.0};
-    col_core_distance cd;
-    col_core_distance_query(&tri, &ident, c, xc, &cd);
-    if (cd.overlap || cd.distance <= c->radius) return 0.0;
-    return cd.distance - c->radius;
+    col_vec3 pa, pb;
+    return col_tri_convex_distance(w, c, xc, &pa, &pb);
 }
 
 static double brute_mesh_convex(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc)
@@ -414,6 +412,19 @@ static void test_mesh_convex_random(void **state)
         col_vec3 w[3];
         world_tri(&a->m, &xm, r.tri_a, w);
         assert_true(tri_piece(w, &c, &xc) == r.distance);
+        /* 0 is exact: the GMP oracle agrees on the reported triangle */
+        oracle_set ot, oc;
+        memset(&ot, 0, sizeof ot);
+        memset(&oc, 0, sizeof oc);
+        ot.n = 3;
+        oc.n = n;
+        for (int i = 0; i < 3; i++) ot.w[i] = w[i];
+        for (int i = 0; i < n; i++) oc.w[i] = col_xform_point(&xc, pts[i]);
+        oracle_features_all(&ot);
+        oracle_features_all(&oc);
+        if (oracle_round_collide(&ot, 0.0, &oc, c.radius) != (r.distance == 0.0))
+            fail_msg("mesh-convex %d: distance %.17g but the exact oracle says %s", it, r.distance,
+                     r.distance == 0.0 ? "apart" : "colliding");
         /* point_a on the reported triangle, point_b at the distance from it */
         assert_true(exact_dist(&r.point_a, 1, w, 3) <= 1e-13 * s);
         assert_true(fabs(col_len(col_sub(r.point_b, r.point_a)) - r.distance) <= 1e-13 * s);
