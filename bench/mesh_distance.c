@@ -212,8 +212,8 @@ int main(int argc, char **argv)
     col_alloc_init(&alloc, NULL);
     static const char *names[3] = {"knot-knot", "bumpy-bumpy", "soup-knot"};
     printf("mesh-distance: seed %" PRIu64 ", %d queries per pair, ~%d triangles per mesh\n", seed, queries, tris);
-    printf("%-12s %7s %7s %12s %12s %9s %10s %10s\n", "pair", "tris_a", "tris_b", "ours_us", "brute_ms", "ratio",
-           "leaf_pairs", "zero");
+    printf("%-12s %7s %7s %12s %12s %9s %10s %10s %10s\n", "pair", "tris_a", "tris_b", "ours_us", "brute_ms", "ratio",
+           "node_pairs", "tri_pairs", "zero");
     for (int p = 0; p < 3; p++) {
         soup sa, sb;
         if (p == 0) make_knot(&sa, tris), make_knot(&sb, tris);
@@ -232,7 +232,7 @@ int main(int argc, char **argv)
             write_soup(f, &sb);
         }
         double t_ours = 0, t_brute = 0;
-        long leaves = 0;
+        long leaves = 0, nodes = 0;
         int zero = 0, nb = 0;
         for (int q = 0; q < queries; q++) {
             col_transform pa = rand_pose(col_v3(0, 0, 0));
@@ -251,6 +251,7 @@ int main(int argc, char **argv)
             } while (t1 - t0 < 2e-3);
             t_ours += (t1 - t0) / reps;
             leaves += r.leaf_pairs;
+            nodes += r.node_pairs;
             zero += r.distance == 0.0;
             if (q < nbrute) {
                 double b0 = now(), bd = brute(&ma, &xa, &mb, &xb);
@@ -269,8 +270,9 @@ int main(int argc, char **argv)
                         pb.q.y, pb.q.z, r.distance);
         }
         double ours = t_ours / queries, br = nb > 0 ? t_brute / nb : NAN;
-        printf("%-12s %7d %7d %12.2f %12.2f %9.0f %10.1f %7d/%d\n", names[p], ma.triangle_count, mb.triangle_count,
-               ours * 1e6, br * 1e3, br / ours, (double)leaves / queries, zero, queries);
+        printf("%-12s %7d %7d %12.2f %12.2f %9.0f %10.1f %10.1f %7d/%d\n", names[p], ma.triangle_count,
+               mb.triangle_count, ours * 1e6, br * 1e3, br / ours, (double)nodes / queries, (double)leaves / queries,
+               zero, queries);
         col_mesh_free(&alloc, &ma);
         col_mesh_free(&alloc, &mb);
         free(sa.v), free(sa.t), free(sb.v), free(sb.t);

@@ -94,6 +94,29 @@ static void tri_box(const col_vec3 w[3], col_vec3 *lo, col_vec3 *hi)
     }
 }
 
+/* The unit normal of w, or zero for a degenerate triangle (or one too small to tell). */
+static col_vec3 unit_normal(const col_vec3 w[3])
+{
+    col_vec3 n = col_cross(col_sub(w[1], w[0]), col_sub(w[2], w[0])), u = col_v3(0, 0, 0);
+    double l2 = col_len2(n);
+    if (l2 > 0x1p-800 && l2 < 0x1p800) u = col_scale(n, 1.0 / sqrt(l2));
+    return u;
+}
+
+/* How far triangle q lies on one side of the plane of triangle w (unit normal n; zero:
+ * no plane): a lower bound on their distance, since w lies in that plane (0 when q
+ * straddles it). */
+static double plane_gap(const col_vec3 w[3], col_vec3 n, const col_vec3 q[3])
+{
+    double lo = INFINITY, hi = -INFINITY;
+    for (int i = 0; i < 3; i++) {
+        double h = col_dot(n, col_sub(q[i], w[0]));
+        lo = h < lo ? h : lo;
+        hi = h > hi ? h : hi;
+    }
+    return lo > 0.0 ? lo : (hi < 0.0 ? -hi : 0.0);
+}
+
 static const col_xform identity = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
 
 /* ---- the two traversals, shared by distance and contacts ----
@@ -217,33 +240,57 @@ static double mesh_size(const col_mesh *m, const col_xform *x) { return col_max_
 
 /* ---- distance ---- */
 
+/* The world data of a leaf's triangles, kept in a small direct-mapped cache per side:
+ * the traversal meets the same leaf against many leaves of the other side in a row. */
+#define LEAF_CACHE 16
+
+typedef struct leaf_data {
+    int32_t node; /* -1: empty */
+    int count;
+    col_vec3 w[COL_MESH_LEAF_MAX][3];
+    col_vec3 lo[COL_MESH_LEAF_MAX], hi[COL_MESH_LEAF_MAX]; /* world box */
+    col_vec3 c[COL_MESH_LEAF_MAX], h[COL_MESH_LEAF_MAX];   /* its centre and half extents */
+    col_vec3 n[COL_MESH_LEAF_MAX];                         /* unit normal (zero: none) */
+} leaf_data;
+
+static const leaf_data *leaf_get(leaf_data *cache, const col_mesh *m, const col_xform *x, const col_mesh_node *leaf)
+{
+    int32_t node = (int32_t)(leaf - m->nodes);
+    leaf_data *d = &cache[node % LEAF_CACHE];
+    if (d->node == node) return d;
+    d->node = node;
+    d->count = leaf_world(m, x, leaf, d->w);
+    for (int i = 0; i < d->count; i++) {
+        tri_box(d->w[i], &d->lo[i], &d->hi[i]);
+        d->c[i] = col_scale(col_add(d->lo[i], d->hi[i]), 0.5);
+        d->h[i] = col_scale(col_sub(d->hi[i], d->lo[i]), 0.5);
+        d->n[i] = unit_normal(d->w[i]);
+    }
+    return d;
+}
+
 typedef struct mm_ctx {
     const col_mesh *a, *b;
     const col_xform *xa, *xb;
     double margin;
     col_mesh_closest *out;
+    leaf_data cache_a[LEAF_CACHE], cache_b[LEAF_CACHE];
 } mm_ctx;
 
 static double mm_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node *lb)
 {
     mm_ctx *ctx = vctx;
-    col_vec3 wa[COL_MESH_LEAF_MAX][3], wb[COL_MESH_LEAF_MAX][3];
-    int ka = leaf_world(ctx->a, ctx->xa, la, wa), kb = leaf_world(ctx->b, ctx->xb, lb, wb);
+    const leaf_data *da = leaf_get(ctx->cache_a, ctx->a, ctx->xa, la);
+    const leaf_data *db = leaf_get(ctx->cache_b, ctx->b, ctx->xb, lb);
     col_mesh_closest *out = ctx->out;
-    col_vec3 lo_a[COL_MESH_LEAF_MAX], hi_a[COL_MESH_LEAF_MAX], c_b[COL_MESH_LEAF_MAX], h_b[COL_MESH_LEAF_MAX];
-    for (int i = 0; i < ka; i++) tri_box(wa[i], &lo_a[i], &hi_a[i]);
-    for (int j = 0; j < kb; j++) {
-        col_vec3 lo, hi;
-        tri_box(wb[j], &lo, &hi);
-        c_b[j] = col_scale(col_add(lo, hi), 0.5);
-        h_b[j] = col_scale(col_sub(hi, lo), 0.5);
-    }
-    for (int i = 0; i < ka; i++)
-        for (int j = 0; j < kb; j++) {
-            /* The world boxes of the two triangles: a cheap lower bound first. */
-            if (!(box_gap(lo_a[i], hi_a[i], c_b[j], h_b[j]) - ctx->margin < out->distance)) continue;
+    for (int i = 0; i < da->count; i++)
+        for (int j = 0; j < db->count; j++) {
+            /* Cheap lower bounds first: the triangles' world boxes, then each one's plane. */
+            if (!(box_gap(da->lo[i], da->hi[i], db->c[j], db->h[j]) - ctx->margin < out->distance)) continue;
+            if (!(plane_gap(da->w[i], da->n[i], db->w[j]) - ctx->margin < out->distance)) continue;
+            if (!(plane_gap(db->w[j], db->n[j], da->w[i]) - ctx->margin < out->distance)) continue;
             col_vec3 pa, pb;
-            double d = col_tri_distance(wa[i], wb[j], &pa, &pb);
+            double d = col_tri_distance(da->w[i], db->w[j], &pa, &pb);
             out->leaf_pairs++;
             if (d < out->distance) {
                 out->distance = d;
@@ -263,8 +310,14 @@ void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_me
     out->distance = INFINITY;
     out->tri_a = out->tri_b = -1;
     rel_frame f[2] = {relative(xa, xb), relative(xb, xa)};
-    mm_ctx ctx = {a, b, xa, xb, 0.0, out};
+    mm_ctx ctx;
+    ctx.a = a;
+    ctx.b = b;
+    ctx.xa = xa;
+    ctx.xb = xb;
+    ctx.out = out;
     ctx.margin = rounding_margin(mesh_size(a, xa) + mesh_size(b, xb));
+    for (int i = 0; i < LEAF_CACHE; i++) ctx.cache_a[i].node = ctx.cache_b[i].node = -1;
     int32_t np;
     traverse_pair(a, b, f, ctx.margin, INFINITY, mm_leaf, &ctx, &np);
     out->node_pairs = np;
@@ -276,6 +329,8 @@ typedef struct mc_ctx {
     const col_core *c;
     const col_xform *xc;
     col_mesh_closest *out;
+    col_vec3 cc, ch; /* the piece's box in the mesh's frame: centre, half extents */
+    double margin;
 } mc_ctx;
 
 double col_tri_convex_distance(const col_vec3 w[3], const col_core *c, const col_xform *xc, col_vec3 *pa,
@@ -311,6 +366,11 @@ static double mc_leaf(void *vctx, const col_mesh_node *leaf)
     int k = leaf_world(ctx->m, ctx->xm, leaf, w);
     col_mesh_closest *out = ctx->out;
     for (int i = 0; i < k; i++) {
+        /* The triangle's local box against the piece's: a cheap lower bound first. */
+        col_vec3 v[3], lo, hi;
+        col_mesh_triangle(ctx->m, leaf->child + i, v);
+        tri_box(v, &lo, &hi);
+        if (!(box_gap(lo, hi, ctx->cc, ctx->ch) - ctx->margin < out->distance)) continue;
         col_vec3 pa, pb;
         double d = col_tri_convex_distance(w[i], ctx->c, ctx->xc, &pa, &pb);
         out->leaf_pairs++;
@@ -334,7 +394,7 @@ void col_mesh_convex_distance(const col_mesh *m, const col_xform *xm, const col_
     double csize;
     convex_box(xm, c, xc, &cmin, &cmax, &csize);
     double margin = rounding_margin(mesh_size(m, xm) + col_max_abs(xc->p) + csize);
-    mc_ctx ctx = {m, xm, c, xc, out};
+    mc_ctx ctx = {m, xm, c, xc, out, col_scale(col_add(cmin, cmax), 0.5), col_scale(col_sub(cmax, cmin), 0.5), margin};
     int32_t np;
     traverse_one(m, cmin, cmax, margin, INFINITY, mc_leaf, &ctx, &np);
     out->node_pairs = np;
