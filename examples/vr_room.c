@@ -214,7 +214,7 @@ static void make_grid_mesh(col_world *world, double scale, int nlat, int nlon, i
     }
     for (int i = 0; i <= rows_used; i++)
         for (int j = 0; j < nlon; j++) {
-            double th = M_PI * i / nlat, ph = 2.0 * M_PI * j / nlon;
+            double th = PI * i / nlat, ph = 2.0 * PI * j / nlon;
             double rr = scale * (1.0 + bump * sin(5.0 * th) * cos(3.0 * ph));
             v[i * nlon + j] = col_vec3_make(rr * sin(th) * cos(ph), -rr * cos(th), rr * sin(th) * sin(ph));
         }

@@ -242,7 +242,7 @@ static bool takes_mutable_world(const char *call)
         "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
         "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
         "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",  "col_recorder_open",
-        "col_recorder_frame",
+        "col_recorder_frame",     "col_shape_create_mesh",
     };
     size_t n = strcspn(call, "( ");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -4084,7 +4084,7 @@ static const char *const entries[] = {
     "col_status_string", "col_backend_name", "col_default_world_def", "col_world_create", "col_world_destroy",
     "col_world_update", "col_world_get_pair_events", "col_world_get_counters", "col_world_last_error",
     "col_world_hash", "col_shape_create_convex", "col_shape_create", "col_shape_create_box", "col_shape_create_sphere",
-    "col_shape_create_capsule", "col_shape_create_compound", "col_shape_get_geometry", "col_shape_destroy",
+    "col_shape_create_capsule", "col_shape_create_mesh", "col_shape_create_compound", "col_shape_get_geometry", "col_shape_destroy",
     "col_shape_is_valid", "col_shape_get_info",
     "col_shape_get_vertices", "col_default_body_def", "col_body_create", "col_body_destroy", "col_body_is_valid",
     "col_body_set_pose", "col_body_set_poses", "col_body_set_poses_fn", "col_body_get_pose",
@@ -4094,8 +4094,8 @@ static const char *const entries[] = {
     "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
     "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_create_hull",
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
-    "col_geometry_create_compound", "col_geometry_clone", "col_geometry_destroy", "col_geometry_get_info",
-    "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
+    "col_geometry_create_compound", "col_default_mesh_def", "col_geometry_create_mesh", "col_geometry_clone",
+    "col_geometry_destroy", "col_geometry_get_info", "col_geometry_get_mesh", "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
     "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
     "col_recorder_open", "col_recorder_frame", "col_recorder_close"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
