@@ -30,6 +30,7 @@
 #include "narrowphase/mesh_collide.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 
 #include "narrowphase/tri_tri.h"
@@ -307,7 +308,7 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
     stack[sp++] = 0;
     while (sp > 0) {
         const col_mesh_node *n = &m->nodes[stack[--sp]];
-        x.visits++;
+        if (x.visits < INT_MAX) x.visits++;
         const double lo[3] = {n->min.x, n->min.y, n->min.z}, hi[3] = {n->max.x, n->max.y, n->max.z};
         double s = mc_box_sep(&x, lo, hi);
         if (s > 0) {
@@ -626,7 +627,7 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
     while (sp > 0) {
         sp--;
         const col_mesh_node *na = &x->a->nodes[stack[sp][0]], *nb = &x->b->nodes[stack[sp][1]];
-        x->visits++;
+        if (x->visits < INT_MAX) x->visits++; /* saturating: two dense interleaved meshes */
         double s = mm_sep(x, na, nb);
         if (s > 0) {
             x->gap = dmin(x->gap, s);
