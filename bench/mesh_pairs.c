@@ -4,6 +4,7 @@
  * ("The hierarchy") and a first look at the narrow phase's cost.
  *
  *   mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache]
+ *              [--dump-pairs FILE]
  *
  * Every frame, the poses of the scene's closed-form motion (bench/scene.c), then every
  * pair with a mesh whose bounding spheres meet (brute force, not timed) goes to
@@ -12,7 +13,9 @@
  * the pairs tested and colliding, the node pairs visited (the queries' iterations), a
  * hash of the colliding pairs (f, i, j) that must not depend on the split rule or the
  * cache, and the narrow phase's time per frame (wall clock median and mean, and the
- * thread's CPU time, steadier on a shared machine). */
+ * thread's CPU time, steadier on a shared machine). --dump-pairs writes the colliding
+ * pairs as `f i j` lines (i < j, in order), the pairs with a mesh only, for a comparison
+ * with the exact oracle's truth restricted to those pairs. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -123,13 +126,20 @@ static void fold(uint64_t *h, uint32_t v)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) die("usage: mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache]");
+    if (argc < 2)
+        die("usage: mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache] "
+            "[--dump-pairs FILE]");
     col_mesh_build_options opt = col_mesh_default_build_options();
     int max_frames = -1, use_cache = 1;
+    FILE *dump = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--leaf") == 0 && i + 1 < argc) opt.leaf_max = atoi(argv[++i]);
         else if (strcmp(argv[i], "--no-cache") == 0) use_cache = 0;
+        else if (strcmp(argv[i], "--dump-pairs") == 0 && i + 1 < argc) {
+            dump = fopen(argv[++i], "w");
+            if (dump == NULL) die("cannot write the dump");
+        }
         else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
             i++;
             opt.split = strcmp(argv[i], "mean") == 0     ? COL_MESH_SPLIT_MEAN
@@ -224,6 +234,7 @@ int main(int argc, char **argv)
             visits += res[p].iterations;
             visits_hit += res[p].colliding ? res[p].iterations : 0;
             if (res[p].colliding) {
+                if (dump != NULL) fprintf(dump, "%d %d %d\n", f, i, j);
                 fold(&hash, (uint32_t)f);
                 fold(&hash, (uint32_t)i);
                 fold(&hash, (uint32_t)j);
@@ -250,5 +261,6 @@ int main(int argc, char **argv)
     free(ms);
     free(cand);
     free(res);
+    if (dump != NULL) fclose(dump);
     return 0;
 }
