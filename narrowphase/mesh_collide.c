@@ -85,6 +85,35 @@ static double vertex_eta(pose_bound pb, double A, double P)
  * (s computed with one rounding), for the pose bound of the local frame's map. */
 static double gap_scale_of(pose_bound pb) { return (1 - 8 * U_RND) / (1 + 3 * pb.e); }
 
+/* The frame of pose xb seen from pose xa's local frame: Mc = fl(Ra^T Rb) and tc =
+ * fl(Ra^T fl(pb - pa)), and eta_b of the header comment: for any point y of b's frame
+ * with |y|_inf <= Ab, Phi(fl(Rb y + pb)) lies within eta_b(Ab) = eta_per_a Ab + eta_0 of
+ * Mc y + tc (real arithmetic on the computed Mc, tc). */
+typedef struct rel_frame {
+    double M[9], t[3];
+    double eta_per_a, eta_0;
+    pose_bound pa; /* xa's matrix */
+} rel_frame;
+
+static inline double rel_eta(const rel_frame *f, double Ab) { return (f->eta_per_a * Ab + f->eta_0) * (1 + 2 * U_RND); }
+
+static void rel_frame_of(const col_xform *xa, const col_xform *xb, rel_frame *f)
+{
+    const col_mat3 *ra = &xa->R, *rb = &xb->R;
+    f->pa = pose_bound_of(ra);
+    pose_bound pbb = pose_bound_of(rb);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            f->M[3 * i + j] = ra->m[i] * rb->m[j] + ra->m[3 + i] * rb->m[3 + j] + ra->m[6 + i] * rb->m[6 + j];
+    col_vec3 tc = col_mat3_tmul(ra, col_sub(xb->p, xa->p));
+    f->t[0] = tc.x;
+    f->t[1] = tc.y;
+    f->t[2] = tc.z;
+    double Pa = col_max_abs(xa->p), Pb = col_max_abs(xb->p);
+    f->eta_per_a = f->pa.norm_t * (gamma_n(4) + gamma_n(3)) * pbb.norm * (1 + 8 * U_RND);
+    f->eta_0 = f->pa.norm_t * (gamma_n(4) * Pb + 6 * U_RND * (Pa + Pb)) * (1 + 8 * U_RND);
+}
+
 static void finish_separated(col_np_result *out, double gap, int visits)
 {
     out->colliding = false;
@@ -122,42 +151,47 @@ typedef struct mc_ctx {
     double gap;          /* running minimum of the certified lower bounds */
     int visits;
     int np;              /* core points kept (0: more than MC_POINTS, no plane or axis test) */
+    bool world_ready;    /* world[] computed (only when a triangle needs the axis test) */
     col_vec3 local[MC_POINTS], world[MC_POINTS];
     bool has_axis;       /* axis: the last exact test's separating axis (world), tried first */
     col_vec3 axis;
 } mc_ctx;
 
-/* The core's box in the mesh's local frame, grown so that any world point of the rounded
- * core maps (by Phi) into it, and any mesh triangle meeting the core has its local box
- * within it after the mesh's own eta: the margins of the header comment, plus the
- * rounding of the growth itself. */
+/* The core's box in the mesh's local frame, grown so that it holds the image under Phi
+ * of the rounded core, and any mesh triangle meeting the core has its local box within
+ * it after the mesh's own eta. The core's points go straight from their frame into the
+ * mesh's, l = fl(Mc p + tc) (rel_frame_of: Phi of the world point fl(Rc p + pc), the
+ * truth, lies within eta_c of Mc p + tc, which fl(.) misses by at most gamma_4 (||Mc||_inf
+ * |p|_inf + |tc|_inf)); the ball of radius r maps into a ball of radius r sigma_max(R^T)
+ * <= r (1 + 2 e_R); then the rounding of the growth itself. */
 static void mc_setup(mc_ctx *x)
 {
-    const col_xform *xm = x->xm;
-    pose_bound pb = pose_bound_of(&xm->R);
-    double P = col_max_abs(xm->p), W = 0, L = 0;
+    rel_frame f;
+    rel_frame_of(x->xm, x->xc, &f);
+    const double *M = f.M;
+    double Ac = 0, L = 0, normM = 0;
+    for (int i = 0; i < 3; i++) normM = dmax(normM, fabs(M[3 * i]) + fabs(M[3 * i + 1]) + fabs(M[3 * i + 2]));
     for (int k = 0; k < 3; k++) {
         x->lo[k] = HUGE_VAL;
         x->hi[k] = -HUGE_VAL;
     }
     for (int i = 0; i < x->c->count; i++) {
-        col_vec3 w = col_xform_point(x->xc, x->c->points[i]);
-        col_vec3 l = col_mat3_tmul(&xm->R, col_sub(w, xm->p));
-        W = dmax(W, col_max_abs(w));
-        L = dmax(L, col_max_abs(l));
-        if (i < MC_POINTS) {
-            x->local[i] = l;
-            x->world[i] = w;
-        }
+        const col_vec3 p = x->c->points[i];
+        const double l[3] = {M[0] * p.x + M[1] * p.y + M[2] * p.z + f.t[0], M[3] * p.x + M[4] * p.y + M[5] * p.z + f.t[1],
+                             M[6] * p.x + M[7] * p.y + M[8] * p.z + f.t[2]};
+        Ac = dmax(Ac, col_max_abs(p));
         for (int k = 0; k < 3; k++) {
-            x->lo[k] = dmin(x->lo[k], vget(l, k));
-            x->hi[k] = dmax(x->hi[k], vget(l, k));
+            x->lo[k] = dmin(x->lo[k], l[k]);
+            x->hi[k] = dmax(x->hi[k], l[k]);
+            L = dmax(L, fabs(l[k]));
         }
+        if (i < MC_POINTS) x->local[i] = col_v3(l[0], l[1], l[2]);
     }
-    double eps_l = 6 * U_RND * pb.norm_t * (W + P);
-    /* the ball of radius r maps into a ball of radius r sigma_max(R^T) <= r (1 + 2 e_R) */
+    const pose_bound pb = f.pa;
+    double tmax = dmax(fabs(f.t[0]), dmax(fabs(f.t[1]), fabs(f.t[2])));
+    double eps_l = rel_eta(&f, Ac) + gamma_n(4) * (normM * Ac + tmax) * (1 + 8 * U_RND);
     double A = mesh_extent(x->m);
-    double mu = vertex_eta(pb, A, P) + eps_l + x->c->radius * (1 + 2 * pb.e);
+    double mu = vertex_eta(pb, A, col_max_abs(x->xm->p)) + eps_l + x->c->radius * (1 + 2 * pb.e);
     mu = (mu + 4 * U_RND * (L + mu)) * (1 + 4 * U_RND); /* fl(lo - mu) and fl(hi + mu) round inward by <= u(L+mu) */
     for (int k = 0; k < 3; k++) {
         x->lo[k] -= mu;
@@ -169,6 +203,7 @@ static void mc_setup(mc_ctx *x)
      * extremes */
     x->plane_slack = (mu + 10 * U_RND * (L + 2 * A)) * (1 + 8 * U_RND);
     x->np = x->c->count <= MC_POINTS ? x->c->count : 0;
+    x->world_ready = false;
     x->gap_scale = gap_scale_of(pb);
 }
 
@@ -263,6 +298,10 @@ static bool mc_triangle(mc_ctx *x, int k)
         return false;
     }
     if (x->has_axis) {
+        if (!x->world_ready) {
+            for (int i = 0; i < x->np; i++) x->world[i] = col_xform_point(x->xc, x->c->points[i]);
+            x->world_ready = true;
+        }
         col_vec3 w[3];
         for (int j = 0; j < 3; j++) w[j] = col_xform_point(x->xm, t[j]);
         g = mc_axis_sep(x, w, x->axis);
@@ -445,19 +484,16 @@ typedef struct mm_ctx {
  * and rb, then their sum, about 20 roundings on terms of size Lmax S). */
 static void mm_setup(mm_ctx *x)
 {
-    const col_mat3 *ra = &x->xa->R, *rb = &x->xb->R;
-    pose_bound pa = pose_bound_of(ra), pbb = pose_bound_of(rb);
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) {
-            double s = ra->m[i] * rb->m[j] + ra->m[3 + i] * rb->m[3 + j] + ra->m[6 + i] * rb->m[6 + j];
-            x->M[3 * i + j] = s;
-            x->Mabs[3 * i + j] = fabs(s);
-        }
+    double Aa = mesh_extent(x->a), Ab = mesh_extent(x->b);
+    rel_frame f;
+    rel_frame_of(x->xa, x->xb, &f);
+    pose_bound pa = f.pa;
+    for (int e = 0; e < 9; e++) {
+        x->M[e] = f.M[e];
+        x->Mabs[e] = fabs(f.M[e]);
     }
-    col_vec3 tc = col_mat3_tmul(ra, col_sub(x->xb->p, x->xa->p));
-    x->t[0] = tc.x;
-    x->t[1] = tc.y;
-    x->t[2] = tc.z;
+    for (int k = 0; k < 3; k++) x->t[k] = f.t[k];
+    const col_vec3 tc = col_v3(f.t[0], f.t[1], f.t[2]);
     col_vec3 c[3];
     for (int j = 0; j < 3; j++) c[j] = col_v3(x->M[j], x->M[3 + j], x->M[6 + j]);
     double Lmax = 1, normM = 0;
@@ -473,11 +509,7 @@ static void mm_setup(mm_ctx *x)
     double cmax = 0;
     for (int e = 0; e < 9; e++) cmax = dmax(cmax, x->Mabs[e]);
     Lmax = dmax(Lmax, 2 * cmax) * (1 + 4 * U_RND);
-    double Aa = mesh_extent(x->a), Ab = mesh_extent(x->b);
-    double Pa = col_max_abs(x->xa->p), Pb = col_max_abs(x->xb->p);
-    double eta_a = vertex_eta(pa, Aa, Pa);
-    double eta_b = (pa.norm_t * (gamma_n(4) * (pbb.norm * Ab + Pb) + gamma_n(3) * pbb.norm * Ab) +
-                    6 * U_RND * pa.norm_t * (Pa + Pb)) * (1 + 8 * U_RND);
+    double eta_a = vertex_eta(pa, Aa, col_max_abs(x->xa->p)), eta_b = rel_eta(&f, Ab);
     double S = Aa + 2 * normM * Ab + col_max_abs(tc) + Ab;
     x->sigma = Lmax * (eta_a + eta_b + 256 * U_RND * Lmax * S);
     /* gap per unit of separation along L: world >= local / sigma_max(Ra^T) >= local /
