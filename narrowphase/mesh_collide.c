@@ -18,13 +18,10 @@
  *   (||R||_inf A + |p|_inf) of x (componentwise, A = max |x|_inf over the mesh). Phi is
  *   affine, so the image of a world triangle lies in the box of its local triangle grown
  *   by eta_a, and so in its node's box grown by eta_a.
- * - Points given in the world (a convex core's world points w, computed by
- *   col_xform_point as the truth does) are carried by l = fl(R^T fl(w - p)), within
- *   ||R^T||_inf (u + gamma_3 (1 + u)) (|w|_inf + |p|_inf) <= 6u ||R^T||_inf (|w| + |p|) of
- *   Phi(w).
- * - Mesh b's world vertices W = fl(Rb y + pb): Phi(W) = M y + t + R^T e_b with M = R^T Rb,
- *   t = R^T (pb - p) exact; computed Mc, tc differ by gamma_3 ||R^T|| ||Rb|| |y| and
- *   6u ||R^T|| (|p| + |pb|); all of it is eta_b (mm_setup).
+ * - The other side's points y at its pose (Rb, pb), mesh b's vertices or a convex core's
+ *   points, are in the world W = fl(Rb y + pb) (the truth): Phi(W) = M y + t + R^T e_b
+ *   with M = R^T Rb and t = R^T (pb - p) exact; the computed Mc, tc differ by gamma_3
+ *   ||R^T|| ||Rb|| |y| and 6u ||R^T|| (|p| + |pb|); all of it is eta_b (rel_frame_of).
  * A box grown by eta projects onto an axis L within eta ||L||_1 of the box itself, which
  * gives the slack of the separating axis tests. */
 #include "narrowphase/mesh_collide.h"
