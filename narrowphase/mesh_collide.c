@@ -333,9 +333,17 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
     x.visits = 0;
     x.has_axis = false;
     mc_setup(&x);
-    if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < m->triangle_count && mc_triangle(&x, cache->tri_a)) {
-        finish_colliding(out, 0);
-        return;
+    /* the cached witness, then its neighbours in leaf order (as mm_witness does) */
+    for (int r = 0; cache != NULL && cache->tri_a >= 0 && cache->tri_a < m->triangle_count && r <= 3; r++) {
+        for (int side = r == 0 ? 1 : -1; side <= 1; side += 2) {
+            int k = cache->tri_a + side * r;
+            if (k >= 0 && k < m->triangle_count && mc_triangle(&x, k)) {
+                cache->tri_a = k;
+                cache->tri_b = -1;
+                finish_colliding(out, 0);
+                return;
+            }
+        }
     }
     x.gap = HUGE_VAL;
     /* depth first, the second child pushed first: at most one pending sibling per level */
@@ -691,20 +699,42 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
     return false;
 }
 
+/* The cached witness first, then its neighbours in leaf order (the leaves hold nearby
+ * triangles next to each other, and a contact that moved by a triangle or two is usually
+ * there): WITNESS_WINDOW on either side of each number, the witness pair first, each
+ * pair through the exact world-box test and the exact decision. */
+enum { WITNESS_WINDOW = 3 };
+
+static bool mm_witness(mm_ctx *x, const col_mesh_cache *cache, int *ka, int *kb)
+{
+    const int ta = cache->tri_a, tb = cache->tri_b;
+    if (ta < 0 || ta >= x->a->triangle_count || tb < 0 || tb >= x->b->triangle_count) return false;
+    for (int i = 0; i < TRI_CACHE; i++) x->ta[i].k = x->tb[i].k = -1;
+    x->tris_ready = true;
+    for (int r = 0; r <= WITNESS_WINDOW; r++) {
+        /* ring r: the pairs whose larger offset from the witness is r */
+        for (int da = -r; da <= r; da++) {
+            for (int db = -r; db <= r; db++) {
+                if (da != -r && da != r && db != -r && db != r) continue;
+                int i = ta + da, j = tb + db;
+                if (i < 0 || i >= x->a->triangle_count || j < 0 || j >= x->b->triangle_count) continue;
+                const world_tri *wa = tri_of(x->ta, x->a, x->xa, i), *wb = tri_of(x->tb, x->b, x->xb, j);
+                bool apart = false;
+                for (int d = 0; d < 3 && !apart; d++) apart = wb->lo[d] > wa->hi[d] || wa->lo[d] > wb->hi[d];
+                if (!apart && col_tri_tri_intersect(wa->w, wb->w)) {
+                    *ka = i;
+                    *kb = j;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                          col_mesh_cache *cache, col_np_result *out)
 {
-    if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->triangle_count && cache->tri_b >= 0 &&
-        cache->tri_b < b->triangle_count) {
-        col_vec3 wa[3], wb[3];
-        double lo[3], hi[3];
-        world_triangle(a, xa, cache->tri_a, wa, lo, hi);
-        world_triangle(b, xb, cache->tri_b, wb, lo, hi);
-        if (col_tri_tri_intersect(wa, wb)) {
-            finish_colliding(out, 0);
-            return;
-        }
-    }
     mm_ctx x;
     x.a = a;
     x.b = b;
@@ -714,8 +744,14 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
     x.visits = 0;
     x.npending = 0;
     x.tris_ready = false;
-    mm_setup(&x);
     int ka = -1, kb = -1;
+    if (cache != NULL && mm_witness(&x, cache, &ka, &kb)) {
+        cache->tri_a = ka;
+        cache->tri_b = kb;
+        finish_colliding(out, 0);
+        return;
+    }
+    mm_setup(&x);
     if (mm_traverse(&x, &ka, &kb)) {
         if (cache != NULL) {
             cache->tri_a = ka;

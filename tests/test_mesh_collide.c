@@ -711,6 +711,46 @@ static void test_cache(void **state)
     src_free(&sb);
 }
 
+/* A witness that moved to a neighbouring triangle (leaf order) is found without a
+ * traversal: a tiny triangle (and a tiny sphere) pierces one triangle of a flat patch
+ * whose cache names a triangle two places away. */
+static void test_witness_window(void **state)
+{
+    (void)state;
+    mesh_src s;
+    rng_seed(0x77696e646f77ULL, "mesh_collide witness window");
+    make_patch(&s, 8, 1.0);
+    for (int i = 0; i < s.nv; i++) s.v[i].z = 0;
+    col_mesh m;
+    build(&s, &m);
+    for (int k = 2; k < m.triangle_count - 2; k += 7) {
+        col_vec3 t[3];
+        col_mesh_triangle(&m, k, t);
+        col_vec3 c = col_scale(col_add(t[0], col_add(t[1], t[2])), 1.0 / 3);
+        col_vec3 tv[3] = {col_add(c, col_v3(0, 0, -1e-3)), col_add(c, col_v3(1e-3, 0, 1e-3)),
+                          col_add(c, col_v3(-1e-3, 1e-3, 1e-3))};
+        uint32_t ti[3] = {0, 1, 2};
+        mesh_src st = {tv, ti, 3, 1};
+        col_mesh tm;
+        build(&st, &tm);
+        col_mesh_cache cache = {k + 2, 0};
+        col_np_result r;
+        col_mesh_mesh_query(&m, &identity, &tm, &identity, &cache, &r);
+        assert_true(r.colliding);
+        assert_int_equal(r.iterations, 0);
+        assert_int_equal(cache.tri_a, k);
+        col_mesh_free(&g_alloc, &tm);
+        const col_core ball = {&c, 1, NULL, 1e-3};
+        cache.tri_a = k - 2;
+        col_mesh_convex_query(&m, &identity, &ball, &identity, &cache, &r);
+        assert_true(r.colliding);
+        assert_int_equal(r.iterations, 0);
+        assert_int_equal(cache.tri_a, k);
+    }
+    col_mesh_free(&g_alloc, &m);
+    src_free(&s);
+}
+
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
@@ -720,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_flat_contacts),
         cmocka_unit_test(test_inside_closed_mesh),
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_witness_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
