@@ -12,47 +12,28 @@
 #      run with that backend dump exactly its pairs; so do a two-worker world run with
 #      --schedule every and a run with --static none (the floor a moving body set every
 #      frame instead of a static one). Each run's pairhash must be the truth's, and pairs=
-#      the number of dump lines.
+#      the number of dump lines. On the scene with a second copy of the floor, the default
+#      run (two static bodies: their pair decided once at set-up), --static none and the
+#      brute force agree and hold that pair in every frame.
 #   2. So that this cannot pass vacuously, the truth must hold mesh-mesh, mesh-hull,
 #      mesh-sphere or mesh-capsule, and floor pairs (the static mesh against moving bodies).
 #   3. MESH_TRUTH (tests/mesh_truth.c) decides every body pair of the first TRUTH_FRAMES
-#      frames (default 3) exactly, with no Colibri collision code (every triangle pair and
+#      frames (default 5) exactly, with no Colibri collision code (every triangle pair and
 #      triangle-solid pair in rationals), and the truth's dump must equal it there.
 set -eu
 bench=${1:?usage: bench_mesh.sh COLIBRI_BENCH MESH_TRUTH SCENE [TRUTH_FRAMES]}
 truth_tool=${2:?usage: bench_mesh.sh COLIBRI_BENCH MESH_TRUTH SCENE [TRUTH_FRAMES]}
 scene=${3:?usage: bench_mesh.sh COLIBRI_BENCH MESH_TRUTH SCENE [TRUTH_FRAMES]}
-truth_frames=${4:-3}
+truth_frames=${4:-5}
 [ -x "$bench" ] || { echo "bench_mesh: no executable $bench (build the project first)" >&2; exit 1; }
 [ -x "$truth_tool" ] || { echo "bench_mesh: no executable $truth_tool (build the project first)" >&2; exit 1; }
 [ -r "$scene" ] || { echo "bench_mesh: no scene $scene (meson makes it: ninja -C build)" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_mesh.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fail() {
-    echo "bench_mesh: $*" >&2
-    exit 1
-}
-field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p"; }
+who=bench_mesh
+# shellcheck source=tests/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
-# run NAME ARGS...: colibri-bench ARGS --dump-pairs $tmp/NAME.pairs SCENE; its report line in
-# $tmp/NAME.out; a failed run fails the test, with colibri-bench's message.
-run() {
-    name=$1
-    shift
-    if ! "$bench" "$@" --dump-pairs "$tmp/$name.pairs" "$scene" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
-        cat "$tmp/$name.err" >&2
-        fail "$name: colibri-bench $* failed"
-    fi
-    cat "$tmp/$name.out"
-}
-
-run truth --brute --backend reference
-lines=$(wc -l <"$tmp/truth.pairs" | tr -d ' ')
-hash=$(field pairhash <"$tmp/truth.out")
-[ "$(field pairs <"$tmp/truth.out")" = "$lines" ] || fail "truth: pairs= is not the number of dump lines ($lines)"
-[ -n "$hash" ] || fail "truth: no pairhash in the report"
+bench_truth
 
 # The kinds of the truth's pairs: the shape records in order give each shape's kind (a hull's
 # and a mesh's lines are skipped), the body records each body's shape; a body with v = w = 0
@@ -90,31 +71,30 @@ END {
     exit bad
 }' "$scene" "$tmp/truth.pairs" || fail "the truth lacks a kind of mesh pair: the scene does not test it (make it denser)"
 
-# same NAME: run NAME gave exactly the truth.
-same() {
-    if ! cmp -s "$tmp/$1.pairs" "$tmp/truth.pairs"; then
-        echo "bench_mesh: $1: pairs differ from the truth (< $1, > truth):" >&2
-        diff "$tmp/$1.pairs" "$tmp/truth.pairs" | head -20 >&2
-        fail "$1 disagrees with --brute --backend reference"
-    fi
-    [ "$(field pairhash <"$tmp/$1.out")" = "$hash" ] || fail "$1: pairhash differs from the truth's $hash"
-    [ "$(field pairs <"$tmp/$1.out")" = "$lines" ] || fail "$1: pairs= differs from the truth's $lines"
-}
-
-backends=$("$bench" --list-backends)
-[ -n "$backends" ] || fail "colibri-bench --list-backends named no backend"
-for b in default $backends; do
-    run "world-$b" --backend "$b"
-    same "world-$b"
-    if [ "$b" != reference ]; then
-        run "brute-$b" --brute --backend "$b"
-        same "brute-$b"
-    fi
-done
-run every-2 --threads 2 --schedule every
-same every-2
+bench_backends
 run moving-floor --static none
 same moving-floor
+
+# Two still bodies: the floor and a copy of it, which the world never pairs (both static),
+# so colibri-bench decides their pair once at set-up and adds it to every frame. The default
+# run, a --static none run and the reference brute force must agree, and hold that pair in
+# every frame.
+awk '$1 == "b" { last = $0 } $1 == "bodies" { $2 = $2 + 1; n = $2 } { print } END { print last }' "$scene" \
+    >"$tmp/two-floors.scene"
+floor=$(($(grep -c '^b ' "$scene") - 1))
+frames=$(sed -n 's/^frames //p' "$scene")
+for args in "--brute --backend reference" "" "--static none"; do
+    # shellcheck disable=SC2086
+    "$bench" $args --dump-pairs "$tmp/two.pairs" "$tmp/two-floors.scene" >/dev/null || fail "two floors: colibri-bench $args failed"
+    if [ -z "${first:-}" ]; then
+        first=$tmp/two-first.pairs
+        mv "$tmp/two.pairs" "$first"
+        [ "$(grep -c " $floor $((floor + 1))\$" "$first")" = "$frames" ] ||
+            fail "two floors: the pair of the floor and its copy is not in all $frames frames"
+    else
+        cmp -s "$tmp/two.pairs" "$first" || fail "two floors: colibri-bench $args differs from the brute force"
+    fi
+done
 
 # The truth against the exact decision of the first frames.
 "$truth_tool" "$scene" "$truth_frames" "$tmp/truth.pairs" || fail "the pairs are not the exact ones (tests/mesh_truth.c)"
