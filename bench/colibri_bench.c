@@ -510,7 +510,7 @@ static bool still_pairs(const bench_scene *sc, col_world *world, const col_shape
             col_vec3 d = col_vec3_make(sb[c].p.x - sb[a].p.x, sb[c].p.y - sb[a].p.y, sb[c].p.z - sb[a].p.z);
             if (d.x * d.x + d.y * d.y + d.z * d.z > reach * reach)
                 continue;
-            int i = sb[a].b < sb[c].b ? sb[a].b : sb[c].b, j = sb[a].b ^ sb[c].b ^ i;
+            int i = sb[a].b < sb[c].b ? sb[a].b : sb[c].b, j = sb[a].b < sb[c].b ? sb[c].b : sb[a].b;
             bool hit = false;
             col_status st = col_query_overlap(world, shape_ids[sc->bodies[i].shape], bench_scene_pose(sc, i, 0),
                                               shape_ids[sc->bodies[j].shape], bench_scene_pose(sc, j, 0), backend,
