@@ -107,15 +107,23 @@ static void finish_colliding(col_np_result *out, int visits)
 
 /* ---- mesh - convex ---- */
 
+enum { MC_POINTS = 64 };
+
 typedef struct mc_ctx {
     const col_mesh *m;
     const col_xform *xm;
     const col_core *c;
     const col_xform *xc;
     double lo[3], hi[3]; /* the core's local box, grown by every margin */
+    double mu;           /* that margin */
+    double plane_slack;  /* per unit of |n|_1: mu and the rounding of mc_plane_sep's projections */
     double gap_scale;
     double gap;          /* running minimum of the certified lower bounds */
     int visits;
+    int np;              /* core points kept (0: more than MC_POINTS, no plane or axis test) */
+    col_vec3 local[MC_POINTS], world[MC_POINTS];
+    bool has_axis;       /* axis: the last exact test's separating axis (world), tried first */
+    col_vec3 axis;
 } mc_ctx;
 
 /* The core's box in the mesh's local frame, grown so that any world point of the rounded
@@ -136,6 +144,10 @@ static void mc_setup(mc_ctx *x)
         col_vec3 l = col_mat3_tmul(&xm->R, col_sub(w, xm->p));
         W = dmax(W, col_max_abs(w));
         L = dmax(L, col_max_abs(l));
+        if (i < MC_POINTS) {
+            x->local[i] = l;
+            x->world[i] = w;
+        }
         for (int k = 0; k < 3; k++) {
             x->lo[k] = dmin(x->lo[k], vget(l, k));
             x->hi[k] = dmax(x->hi[k], vget(l, k));
@@ -143,13 +155,48 @@ static void mc_setup(mc_ctx *x)
     }
     double eps_l = 6 * U_RND * pb.norm_t * (W + P);
     /* the ball of radius r maps into a ball of radius r sigma_max(R^T) <= r (1 + 2 e_R) */
-    double mu = vertex_eta(pb, mesh_extent(x->m), P) + eps_l + x->c->radius * (1 + 2 * pb.e);
+    double A = mesh_extent(x->m);
+    double mu = vertex_eta(pb, A, P) + eps_l + x->c->radius * (1 + 2 * pb.e);
     mu = (mu + 4 * U_RND * (L + mu)) * (1 + 4 * U_RND); /* fl(lo - mu) and fl(hi + mu) round inward by <= u(L+mu) */
     for (int k = 0; k < 3; k++) {
         x->lo[k] -= mu;
         x->hi[k] += mu;
     }
+    x->mu = mu;
+    /* mc_plane_sep: each projection n.(z - t0) is within 5u |n|_1 |z - t0|_inf of its real
+     * value, |z - t0|_inf <= L + A for a core point and 2A for a triangle vertex; two
+     * extremes */
+    x->plane_slack = (mu + 10 * U_RND * (L + 2 * A)) * (1 + 8 * U_RND);
+    x->np = x->c->count <= MC_POINTS ? x->c->count : 0;
     x->gap_scale = gap_scale_of(pb);
+}
+
+/* A separating axis test along the triangle's normal n (as computed: any axis will do),
+ * in the mesh's frame, with the core's local points: the triangle's image lies within
+ * eta of its local vertices and the rounded core's within eps_l + r sigma_max of its
+ * local points (the header comment), which project within mu |n|_1 (>= mu |n|_2 for the
+ * ball's part) of the computed projections; plus their rounding. Returns the certified
+ * world distance bound when the axis separates (> 0), else 0. Most triangles whose boxes
+ * meet the core's box but which lie wholly beside the core (a floor under a body) end
+ * here instead of in the exact test. */
+static double mc_plane_sep(const mc_ctx *x, const col_vec3 t[3])
+{
+    if (x->np == 0) return 0;
+    col_vec3 n = col_cross(col_sub(t[1], t[0]), col_sub(t[2], t[0]));
+    double f1 = col_dot(n, col_sub(t[1], t[0])), f2 = col_dot(n, col_sub(t[2], t[0]));
+    double tmin = dmin(0, dmin(f1, f2)), tmax = dmax(0, dmax(f1, f2));
+    double cmin = HUGE_VAL, cmax = -HUGE_VAL;
+    for (int i = 0; i < x->np; i++) {
+        double f = col_dot(n, col_sub(x->local[i], t[0]));
+        cmin = dmin(cmin, f);
+        cmax = dmax(cmax, f);
+    }
+    double raw = dmax(cmin - tmax, tmin - cmax);
+    double n1 = fabs(n.x) + fabs(n.y) + fabs(n.z);
+    double sep = raw - (n1 * x->plane_slack + U_RND * fabs(raw)) * (1 + 4 * U_RND);
+    if (!(sep > 0)) return 0;
+    double len = col_len(n) * (1 + 4 * U_RND);
+    return sep / len * (1 - 2 * U_RND) * x->gap_scale;
 }
 
 /* The largest axis separation of box [lo, hi] from the grown core box (> 0: apart). */
@@ -161,6 +208,36 @@ static inline double mc_box_sep(const mc_ctx *x, const double lo[3], const doubl
         s = dmax(s, x->lo[k] - hi[k]);
     }
     return s;
+}
+
+/* A separating axis test of the world triangle w and the rounded core along s (a
+ * neighbouring triangle's separating axis: nearby triangles are often apart along the
+ * same direction), on the world points themselves (the truth, no frame change): each
+ * projection s.(v - c), c the triangle's first vertex, is within 5u |s|_1 D of its real
+ * value (as in axis_gap below, D the largest |v - c|_inf), the ball adds r |s|_2 (|s|
+ * rounded up). Returns the certified distance bound when s separates, else 0. */
+static double mc_axis_sep(const mc_ctx *x, const col_vec3 w[3], col_vec3 s)
+{
+    const col_vec3 c = w[0];
+    double tmin = 0, tmax = 0, cmin = HUGE_VAL, cmax = -HUGE_VAL, D = 0;
+    for (int j = 1; j < 3; j++) {
+        col_vec3 d = col_sub(w[j], c);
+        double f = col_dot(s, d);
+        tmin = dmin(tmin, f);
+        tmax = dmax(tmax, f);
+        D = dmax(D, col_max_abs(d));
+    }
+    for (int i = 0; i < x->np; i++) {
+        col_vec3 d = col_sub(x->world[i], c);
+        double f = col_dot(s, d);
+        cmin = dmin(cmin, f);
+        cmax = dmax(cmax, f);
+        D = dmax(D, col_max_abs(d));
+    }
+    double s1 = fabs(s.x) + fabs(s.y) + fabs(s.z), len = col_len(s) * (1 + 4 * U_RND);
+    double raw = dmax(cmin - tmax, tmin - cmax);
+    double sep = raw - (10 * U_RND * s1 * D + U_RND * fabs(raw) + x->c->radius * len) * (1 + 8 * U_RND);
+    return sep > 0 && len > 0 ? sep / len * (1 - 2 * U_RND) : 0;
 }
 
 /* The exact decision for triangle k; a separated answer's certified gap joins x->gap. */
@@ -179,10 +256,26 @@ static bool mc_triangle(mc_ctx *x, int k)
         x->gap = dmin(x->gap, s * x->gap_scale);
         return false;
     }
+    double g = mc_plane_sep(x, t);
+    if (g > 0) {
+        x->gap = dmin(x->gap, g);
+        return false;
+    }
+    if (x->has_axis) {
+        col_vec3 w[3];
+        for (int j = 0; j < 3; j++) w[j] = col_xform_point(x->xm, t[j]);
+        g = mc_axis_sep(x, w, x->axis);
+        if (g > 0) {
+            x->gap = dmin(x->gap, g);
+            return false;
+        }
+    }
     const col_core tri = {t, 3, NULL, 0.0};
     col_np_result r;
     col_rounded_query(&tri, x->xm, x->c, x->xc, &r);
     if (r.colliding) return true;
+    x->has_axis = x->np > 0;
+    x->axis = r.axis;
     /* r.gap bounds the separation along r.axis, a unit vector up to rounding: divided by
      * its length (rounded up) it bounds the distance. */
     double len = col_len(r.axis) * (1 + 4 * U_RND);
@@ -194,7 +287,14 @@ static bool mc_triangle(mc_ctx *x, int k)
 void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
                            col_mesh_cache *cache, col_np_result *out)
 {
-    mc_ctx x = {m, xm, c, xc, {0, 0, 0}, {0, 0, 0}, 0, HUGE_VAL, 0};
+    mc_ctx x;
+    x.m = m;
+    x.xm = xm;
+    x.c = c;
+    x.xc = xc;
+    x.gap = HUGE_VAL;
+    x.visits = 0;
+    x.has_axis = false;
     mc_setup(&x);
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < m->triangle_count && mc_triangle(&x, cache->tri_a)) {
         finish_colliding(out, 0);
@@ -235,6 +335,86 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
 
 /* ---- mesh - mesh ---- */
 
+/* The world triangle k of mesh m at pose xf and its exact world box. */
+static void world_triangle(const col_mesh *m, const col_xform *xf, int k, col_vec3 w[3], double lo[3], double hi[3])
+{
+    col_vec3 t[3];
+    col_mesh_triangle(m, k, t);
+    for (int j = 0; j < 3; j++) w[j] = col_xform_point(xf, t[j]);
+    for (int d = 0; d < 3; d++) {
+        double p = vget(w[0], d), q = vget(w[1], d), r = vget(w[2], d);
+        lo[d] = dmin(p, dmin(q, r));
+        hi[d] = dmax(p, dmax(q, r));
+    }
+}
+
+/* A certified lower bound on the distance of two world triangles from an axis s (any
+ * length, either sign): the projections of the six vertices on s, relative to a's first
+ * vertex c, minus their rounding bound (each s.(v - c) is within (u + gamma_3 (1 + u))
+ * |s|_1 |v - c|_inf <= 5u |s|_1 D of the real value, D the largest |v - c|_inf; twice
+ * that for the two extremes, and u of their difference) bound the separation along s,
+ * and so the distance times |s|_2. 0 when nothing positive is proven. */
+static double axis_gap(const col_vec3 a[3], const col_vec3 b[3], col_vec3 s)
+{
+    const col_vec3 c = a[0];
+    double max_a = -HUGE_VAL, min_a = HUGE_VAL, max_b = -HUGE_VAL, min_b = HUGE_VAL, D = 0;
+    for (int j = 0; j < 3; j++) {
+        col_vec3 va = col_sub(a[j], c), vb = col_sub(b[j], c);
+        double pa = col_dot(s, va), pb = col_dot(s, vb);
+        max_a = dmax(max_a, pa);
+        min_a = dmin(min_a, pa);
+        max_b = dmax(max_b, pb);
+        min_b = dmin(min_b, pb);
+        D = dmax(D, dmax(col_max_abs(va), col_max_abs(vb)));
+    }
+    double s1 = fabs(s.x) + fabs(s.y) + fabs(s.z);
+    double raw = dmax(min_b - max_a, min_a - max_b);
+    double g = raw - (10 * U_RND * s1 * D + U_RND * fabs(raw)) * (1 + 8 * U_RND);
+    double len = col_len(s) * (1 + 4 * U_RND);
+    return g > 0 && len > 0 ? g / len * (1 - 2 * U_RND) : 0;
+}
+
+/* The better of the cheap axes (the two face normals) for a triangle pair known apart. */
+static double tri_gap_cheap(const col_vec3 a[3], const col_vec3 b[3])
+{
+    col_vec3 na = col_cross(col_sub(a[1], a[0]), col_sub(a[2], a[0]));
+    col_vec3 nb = col_cross(col_sub(b[1], b[0]), col_sub(b[2], b[0]));
+    return dmax(axis_gap(a, b, na), axis_gap(a, b, nb));
+}
+
+/* The axis of GJK's closest points (narrowphase/rounded.h), certified by axis_gap. */
+static double tri_gap_gjk(const col_vec3 a[3], const col_vec3 b[3])
+{
+    static const col_xform id = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
+    const col_core ca = {a, 3, NULL, 0.0}, cb = {b, 3, NULL, 0.0};
+    col_core_distance d;
+    col_core_distance_query(&ca, &id, &cb, &id, &d);
+    if (d.overlap || !(d.distance > 0)) return 0;
+    return axis_gap(a, b, col_sub(d.point_b, d.point_a));
+}
+
+/* World triangles of one mesh, computed once per query: a direct-mapped cache by leaf
+ * order number (the traversal meets the same leaves again against neighbouring leaves
+ * of the other mesh). */
+enum { TRI_CACHE = 64, PENDING = 32 };
+
+typedef struct world_tri {
+    int32_t k;
+    col_vec3 w[3];
+    double lo[3], hi[3]; /* the exact world box */
+} world_tri;
+
+static const world_tri *tri_of(world_tri *cache, const col_mesh *m, const col_xform *xf, int k)
+{
+    world_tri *e = &cache[k & (TRI_CACHE - 1)];
+    if (e->k != k) {
+        e->k = k;
+        world_triangle(m, xf, k, e->w, e->lo, e->hi);
+    }
+    return e;
+}
+
+
 typedef struct mm_ctx {
     const col_mesh *a, *b;
     const col_xform *xa, *xb;
@@ -245,6 +425,12 @@ typedef struct mm_ctx {
     double sigma;         /* the slack of every axis test */
     double gap;
     int visits;
+    /* triangle pairs whose world boxes meet but which were decided apart: their
+     * distance bounds are wanted only if the query ends apart (mm_flush_pending) */
+    int32_t pending[PENDING][2];
+    int npending;
+    bool tris_ready;
+    world_tri ta[TRI_CACHE], tb[TRI_CACHE];
 } mm_ctx;
 
 /* The relative frame and the slack sigma of the tests (header comment): b's node boxes
@@ -346,76 +532,74 @@ static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_no
     return 0;
 }
 
-/* The world triangle k of mesh m at pose xf and its exact world box. */
-static void world_triangle(const col_mesh *m, const col_xform *xf, int k, col_vec3 w[3], double lo[3], double hi[3])
+/* The distance bounds of the pending triangle pairs join x->gap: the face normals first,
+ * GJK's axis only when they leave the pair below the smallest bound so far (a bound
+ * above it does not change the minimum). */
+static void mm_flush_pending(mm_ctx *x)
 {
-    col_vec3 t[3];
-    col_mesh_triangle(m, k, t);
-    for (int j = 0; j < 3; j++) w[j] = col_xform_point(xf, t[j]);
-    for (int d = 0; d < 3; d++) {
-        double p = vget(w[0], d), q = vget(w[1], d), r = vget(w[2], d);
-        lo[d] = dmin(p, dmin(q, r));
-        hi[d] = dmax(p, dmax(q, r));
+    for (int p = 0; p < x->npending && x->gap > 0; p++) {
+        const world_tri *ta = tri_of(x->ta, x->a, x->xa, x->pending[p][0]);
+        const world_tri *tb = tri_of(x->tb, x->b, x->xb, x->pending[p][1]);
+        double g = tri_gap_cheap(ta->w, tb->w);
+        if (g < x->gap) g = dmax(g, tri_gap_gjk(ta->w, tb->w));
+        x->gap = dmin(x->gap, g);
     }
-}
-
-/* A certified lower bound on the distance of two world triangles that do not meet: GJK's
- * closest points give an axis s, and the projections of the six vertices on s, relative
- * to a's first vertex c, minus their rounding bound (each s.(v - c) is within (u +
- * gamma_3 (1 + u)) |s|_1 |v - c|_inf <= 5u |s|_1 D of the real value, D the largest
- * |v - c|_inf; twice that for the two extremes, and u of the difference), bound the
- * separation along s, and so the distance times |s|_2. 0 when nothing positive is proven. */
-static double tri_gap_lower(const col_vec3 a[3], const col_vec3 b[3])
-{
-    static const col_xform id = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
-    const col_core ca = {a, 3, NULL, 0.0}, cb = {b, 3, NULL, 0.0};
-    col_core_distance d;
-    col_core_distance_query(&ca, &id, &cb, &id, &d);
-    if (d.overlap || !(d.distance > 0)) return 0;
-    col_vec3 s = col_sub(d.point_b, d.point_a);
-    col_vec3 c = a[0];
-    double max_a = -HUGE_VAL, min_b = HUGE_VAL, D = 0;
-    for (int j = 0; j < 3; j++) {
-        col_vec3 va = col_sub(a[j], c), vb = col_sub(b[j], c);
-        max_a = dmax(max_a, col_dot(s, va));
-        min_b = dmin(min_b, col_dot(s, vb));
-        D = dmax(D, dmax(col_max_abs(va), col_max_abs(vb)));
-    }
-    double s1 = fabs(s.x) + fabs(s.y) + fabs(s.z);
-    double raw = min_b - max_a;
-    double g = raw - (10 * U_RND * s1 * D + U_RND * fabs(raw)) * (1 + 8 * U_RND);
-    double len = col_len(s) * (1 + 4 * U_RND);
-    return g > 0 && len > 0 ? g / len * (1 - 2 * U_RND) : 0;
+    x->npending = 0;
 }
 
 /* Every triangle pair of two leaves: an exact world-box test, then the exact decision.
  * Returns true on a colliding pair (its numbers in *ka, *kb). */
 static bool mm_leaves(mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb, int *ka, int *kb)
 {
-    col_vec3 wa[COL_MESH_LEAF_MAX][3], wb[COL_MESH_LEAF_MAX][3];
-    double la[COL_MESH_LEAF_MAX][3], ha[COL_MESH_LEAF_MAX][3], lb[COL_MESH_LEAF_MAX][3], hb[COL_MESH_LEAF_MAX][3];
-    for (int i = 0; i < na->count; i++) world_triangle(x->a, x->xa, na->child + i, wa[i], la[i], ha[i]);
-    for (int j = 0; j < nb->count; j++) world_triangle(x->b, x->xb, nb->child + j, wb[j], lb[j], hb[j]);
+    if (!x->tris_ready) {
+        for (int i = 0; i < TRI_CACHE; i++) x->ta[i].k = x->tb[i].k = -1;
+        x->tris_ready = true;
+    }
     for (int i = 0; i < na->count; i++) {
+        const world_tri *ta = tri_of(x->ta, x->a, x->xa, na->child + i);
         for (int j = 0; j < nb->count; j++) {
+            const world_tri *tb = tri_of(x->tb, x->b, x->xb, nb->child + j);
             /* the world boxes are exact (min and max of the world vertices): apart boxes are
              * apart triangles, and their axis gap, computed with one rounding, bounds the
              * distance */
             double s = -HUGE_VAL;
-            for (int d = 0; d < 3; d++) s = dmax(s, dmax(lb[j][d] - ha[i][d], la[i][d] - hb[j][d]));
+            for (int d = 0; d < 3; d++) s = dmax(s, dmax(tb->lo[d] - ta->hi[d], ta->lo[d] - tb->hi[d]));
             if (s > 0) {
                 x->gap = dmin(x->gap, s * (1 - 2 * U_RND));
                 continue;
             }
-            if (col_tri_tri_intersect(wa[i], wb[j])) {
+            if (col_tri_tri_intersect(ta->w, tb->w)) {
                 *ka = na->child + i;
                 *kb = nb->child + j;
                 return true;
             }
-            if (x->gap > 0) x->gap = dmin(x->gap, tri_gap_lower(wa[i], wb[j]));
+            if (x->npending == PENDING) mm_flush_pending(x);
+            x->pending[x->npending][0] = na->child + i;
+            x->pending[x->npending++][1] = nb->child + j;
         }
     }
     return false;
+}
+
+static inline col_vec3 node_center(const col_mesh_node *n)
+{
+    return col_scale(col_add(n->min, n->max), 0.5);
+}
+
+/* b's local point in a's frame and back (approximately: only the descent order uses them). */
+static inline col_vec3 mm_to_a(const mm_ctx *x, col_vec3 y)
+{
+    const double *M = x->M;
+    return col_v3(M[0] * y.x + M[1] * y.y + M[2] * y.z + x->t[0], M[3] * y.x + M[4] * y.y + M[5] * y.z + x->t[1],
+                  M[6] * y.x + M[7] * y.y + M[8] * y.z + x->t[2]);
+}
+
+static inline col_vec3 mm_to_b(const mm_ctx *x, col_vec3 p)
+{
+    const double *M = x->M;
+    col_vec3 d = col_v3(p.x - x->t[0], p.y - x->t[1], p.z - x->t[2]);
+    return col_v3(M[0] * d.x + M[3] * d.y + M[6] * d.z, M[1] * d.x + M[4] * d.y + M[7] * d.z,
+                  M[2] * d.x + M[5] * d.y + M[8] * d.z);
 }
 
 static inline double node_size(const col_mesh_node *n)
@@ -446,17 +630,25 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
             if (mm_leaves(x, na, nb, ka, kb)) return true;
             continue;
         }
+        /* The child nearer the other node is popped first (pushed last): a colliding pair
+         * is usually found sooner; a separated one visits the same pairs either way. */
         int32_t ia = stack[sp][0], ib = stack[sp][1];
         if (!leaf_a && (leaf_b || node_size(na) >= node_size(nb))) {
-            stack[sp][0] = na->child + 1;
+            const col_vec3 cb = mm_to_a(x, node_center(nb));
+            int near = col_len2(col_sub(node_center(&x->a->nodes[na->child + 1]), cb)) <
+                       col_len2(col_sub(node_center(&x->a->nodes[na->child]), cb));
+            stack[sp][0] = na->child + !near;
             stack[sp++][1] = ib;
-            stack[sp][0] = na->child;
+            stack[sp][0] = na->child + near;
             stack[sp++][1] = ib;
         } else {
+            const col_vec3 ca = mm_to_b(x, node_center(na));
+            int near = col_len2(col_sub(node_center(&x->b->nodes[nb->child + 1]), ca)) <
+                       col_len2(col_sub(node_center(&x->b->nodes[nb->child]), ca));
             stack[sp][0] = ia;
-            stack[sp++][1] = nb->child + 1;
+            stack[sp++][1] = nb->child + !near;
             stack[sp][0] = ia;
-            stack[sp++][1] = nb->child;
+            stack[sp++][1] = nb->child + near;
         }
     }
     return false;
@@ -483,6 +675,8 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
     x.xb = xb;
     x.gap = HUGE_VAL;
     x.visits = 0;
+    x.npending = 0;
+    x.tris_ready = false;
     mm_setup(&x);
     int ka = -1, kb = -1;
     if (mm_traverse(&x, &ka, &kb)) {
@@ -493,5 +687,6 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
         finish_colliding(out, x.visits);
         return;
     }
+    mm_flush_pending(&x);
     finish_separated(out, x.gap, x.visits);
 }

@@ -534,6 +534,78 @@ static void test_mesh_convex_random(void **state)
     assert_true(t.colliding > t.pairs / 5 && t.colliding < t.pairs * 4 / 5);
 }
 
+/* Exact contacts on a flat patch (in the plane z = 2 of the world, the mesh without
+ * rotation, so every coordinate here is exact): spheres resting on a face at distance
+ * exactly r, hulls with a vertex or a face on the plane, triangles of another mesh lying
+ * in the plane or standing on it; each touching (colliding), then lifted by the smallest
+ * step (apart). These catch any slack too small in the culling tests whose axis is the
+ * face normal. */
+static void test_flat_contacts(void **state)
+{
+    (void)state;
+    rng_seed(0x666c6174ULL, "mesh_collide flat contacts");
+    mesh_src s;
+    make_patch(&s, 8, 1.0);
+    for (int i = 0; i < s.nv; i++) s.v[i].z = 0;
+    col_mesh m;
+    build(&s, &m);
+    col_xform xm = identity;
+    xm.p = col_v3(0.5, -0.25, 2);
+    tally t = {0, 0, 0, 0};
+    for (int run = 0; run < 200; run++) {
+        double x = 0.5 + urange(-0.9, 0.9), y = -0.25 + urange(-0.9, 0.9);
+        piece p;
+        p.core.points = p.pts;
+        p.core.hull = NULL;
+        /* a sphere: centre at z = fl(2 + r), radius the exact z - 2 (Sterbenz) */
+        double z = 2 + urange(0.1, 0.5);
+        p.core.count = 1;
+        p.core.radius = z - 2;
+        p.pts[0] = col_v3(x, y, z);
+        assert_true(check_mc(&m, &xm, &p.core, &identity, run < 20, &t));
+        p.pts[0].z = nextafter(z, HUGE_VAL);
+        assert_false(check_mc(&m, &xm, &p.core, &identity, run < 20, &t));
+        /* a capsule lying flat on the plane */
+        p.core.count = 2;
+        p.pts[0] = col_v3(x - 0.1, y, z);
+        p.pts[1] = col_v3(x + 0.1, y + 0.05, z);
+        assert_true(check_mc(&m, &xm, &p.core, &identity, false, &t));
+        p.pts[0].z = p.pts[1].z = nextafter(z, HUGE_VAL);
+        assert_false(check_mc(&m, &xm, &p.core, &identity, false, &t));
+        /* a hull standing on a vertex, then on a face */
+        p.core.count = 4;
+        p.core.radius = 0;
+        p.pts[0] = col_v3(x, y, 2);
+        for (int i = 1; i < 4; i++) p.pts[i] = col_v3(x + urange(-0.2, 0.2), y + urange(-0.2, 0.2), 2 + urange(0.1, 0.3));
+        assert_true(check_mc(&m, &xm, &p.core, &identity, false, &t));
+        p.pts[1].z = p.pts[2].z = 2;
+        assert_true(check_mc(&m, &xm, &p.core, &identity, false, &t));
+        for (int i = 0; i < 4; i++) p.pts[i].z = nextafter(p.pts[i].z, HUGE_VAL);
+        assert_false(check_mc(&m, &xm, &p.core, &identity, false, &t));
+        /* a triangle of another mesh lying in the plane, then standing on it */
+        col_vec3 tv[3] = {col_v3(x, y, 2), col_v3(x + urange(-0.3, 0.3), y + urange(-0.3, 0.3), 2),
+                          col_v3(x + urange(-0.3, 0.3), y + urange(-0.3, 0.3), 2)};
+        uint32_t ti[3] = {0, 1, 2};
+        mesh_src st = {tv, ti, 3, 1};
+        col_mesh tm;
+        build(&st, &tm);
+        assert_true(check_mm(&m, &xm, &tm, &identity, false, &t));
+        col_mesh_free(&g_alloc, &tm);
+        tv[1].z = 2 + urange(0.1, 0.3);
+        tv[2].z = 2 + urange(0.1, 0.3);
+        build(&st, &tm);
+        assert_true(check_mm(&m, &xm, &tm, &identity, false, &t));
+        col_mesh_free(&g_alloc, &tm);
+        for (int j = 0; j < 3; j++) tv[j].z = nextafter(tv[j].z, HUGE_VAL);
+        build(&st, &tm);
+        assert_false(check_mm(&m, &xm, &tm, &identity, false, &t));
+        col_mesh_free(&g_alloc, &tm);
+    }
+    print_message("flat contacts: %ld pairs, %ld colliding\n", t.pairs, t.colliding);
+    col_mesh_free(&g_alloc, &m);
+    src_free(&s);
+}
+
 /* A convex piece wholly inside a closed mesh does not collide (the mesh is a surface); the
  * same piece grown through the surface does. */
 static void test_inside_closed_mesh(void **state)
@@ -616,6 +688,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mesh_mesh_random),
         cmocka_unit_test(test_mesh_convex_random),
+        cmocka_unit_test(test_flat_contacts),
         cmocka_unit_test(test_inside_closed_mesh),
         cmocka_unit_test(test_cache),
     };
