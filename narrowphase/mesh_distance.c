@@ -240,6 +240,26 @@ static double mesh_size(const col_mesh *m, const col_xform *x) { return col_max_
 
 /* ---- distance ---- */
 
+static void closest_init(col_mesh_closest *out)
+{
+    memset(out, 0, sizeof *out);
+    out->distance = INFINITY;
+    out->tri_a = out->tri_b = -1;
+}
+
+/* One more leaf pair evaluated: kept if nearer than the best so far. */
+static void offer_closest(col_mesh_closest *out, double d, col_vec3 pa, col_vec3 pb, int32_t ta, int32_t tb)
+{
+    out->leaf_pairs++;
+    if (d < out->distance) {
+        out->distance = d;
+        out->point_a = pa;
+        out->point_b = pb;
+        out->tri_a = ta;
+        out->tri_b = tb;
+    }
+}
+
 /* The world data of a leaf's triangles, kept in a small direct-mapped cache per side:
  * the traversal meets the same leaf against many leaves of the other side in a row. */
 #define LEAF_CACHE 16
@@ -291,14 +311,7 @@ static double mm_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node *
             if (!(plane_gap(db->w[j], db->n[j], da->w[i]) - ctx->margin < out->distance)) continue;
             col_vec3 pa, pb;
             double d = col_tri_distance(da->w[i], db->w[j], &pa, &pb);
-            out->leaf_pairs++;
-            if (d < out->distance) {
-                out->distance = d;
-                out->point_a = pa;
-                out->point_b = pb;
-                out->tri_a = la->child + i;
-                out->tri_b = lb->child + j;
-            }
+            offer_closest(out, d, pa, pb, la->child + i, lb->child + j);
         }
     return out->distance > 0.0 ? out->distance : -INFINITY;
 }
@@ -306,9 +319,7 @@ static double mm_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node *
 void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                             col_mesh_closest *out)
 {
-    memset(out, 0, sizeof *out);
-    out->distance = INFINITY;
-    out->tri_a = out->tri_b = -1;
+    closest_init(out);
     rel_frame f[2] = {relative(xa, xb), relative(xb, xa)};
     mm_ctx ctx;
     ctx.a = a;
@@ -373,13 +384,7 @@ static double mc_leaf(void *vctx, const col_mesh_node *leaf)
         if (!(box_gap(lo, hi, ctx->cc, ctx->ch) - ctx->margin < out->distance)) continue;
         col_vec3 pa, pb;
         double d = col_tri_convex_distance(w[i], ctx->c, ctx->xc, &pa, &pb);
-        out->leaf_pairs++;
-        if (d < out->distance) {
-            out->distance = d;
-            out->point_a = pa;
-            out->point_b = pb;
-            out->tri_a = leaf->child + i;
-        }
+        offer_closest(out, d, pa, pb, leaf->child + i, -1);
     }
     return out->distance > 0.0 ? out->distance : -INFINITY;
 }
@@ -387,9 +392,7 @@ static double mc_leaf(void *vctx, const col_mesh_node *leaf)
 void col_mesh_convex_distance(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
                               col_mesh_closest *out)
 {
-    memset(out, 0, sizeof *out);
-    out->distance = INFINITY;
-    out->tri_a = out->tri_b = -1;
+    closest_init(out);
     col_vec3 cmin, cmax;
     double csize;
     convex_box(xm, c, xc, &cmin, &cmax, &csize);
