@@ -636,7 +636,7 @@ static double mmc_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node 
             }
             add_candidate(&ctx->set, &c);
         }
-    return ctx->margin;
+    return nextafter(ctx->margin, INFINITY); /* pairs with bound <= margin go on */
 }
 
 void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
@@ -761,7 +761,7 @@ static double mcc_leaf(void *vctx, const col_mesh_node *leaf)
         add_candidate(&ctx->set, &c);
         face_points(ctx, w[i], &c);
     }
-    return ctx->margin;
+    return nextafter(ctx->margin, INFINITY); /* pairs with bound <= margin go on */
 }
 
 void col_mesh_convex_contact(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,

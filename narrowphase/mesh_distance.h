@@ -81,7 +81,7 @@ void col_mesh_mesh_distance_obb(const col_mesh *a, const col_xform *xa, const co
 /* A contact manifold: one normal, its points (col_contact_point of colibri/query.h). */
 typedef struct col_mesh_contact {
     col_vec3 normal;       /* unit, from a toward b (push b along it to separate) */
-    double separation;     /* least separation over the points: distance, or minus a depth */
+    double separation;     /* least separation over the points: distance, or minus a depth (INFINITY: no points) */
     int point_count;       /* 0 when no triangle pair is within the margin */
     col_contact_point points[COL_MAX_CONTACT_POINTS];
     int32_t tri_a, tri_b;  /* the triangle pair of least separation (-1: the convex side) */
