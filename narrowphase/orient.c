@@ -10,7 +10,6 @@
 
 #include "narrowphase/expansion.h"
 
-static inline double coord(col_vec3 p, int k) { return k == 0 ? p.x : (k == 1 ? p.y : p.z); }
 
 static inline int sign_of(double x) { return (x > 0.0) - (x < 0.0); }
 
@@ -85,8 +84,8 @@ static int xp_orient3d(col_vec3 a, col_vec3 b, col_vec3 c, col_vec3 d)
 static int xp_orient2d(col_vec3 a, col_vec3 b, col_vec3 c, int k)
 {
     int i = (k + 1) % 3, j = (k + 2) % 3;
-    double p[4] = {coord(b, i), coord(b, j), coord(c, i), coord(c, j)};
-    double q[4] = {coord(a, i), coord(a, j), coord(a, i), coord(a, j)};
+    double p[4] = {col_orient_coord(b, i), col_orient_coord(b, j), col_orient_coord(c, i), col_orient_coord(c, j)};
+    double q[4] = {col_orient_coord(a, i), col_orient_coord(a, j), col_orient_coord(a, i), col_orient_coord(a, j)};
     col_xp t[4], m;
     if (!scaled_diffs(t, 4, p, q)) return 2;
     xp_minor(&m, &t[0], &t[3], &t[1], &t[2]);
@@ -117,7 +116,7 @@ static void big_trim(big *r)
 static void big_from_double(big *r, double x)
 {
     memset(r, 0, sizeof *r);
-    if (x == 0.0) return;
+    if (x == 0.0 || !isfinite(x)) return; /* non-finite: outside the contract, read as 0 */
     int q;
     double f = frexp(fabs(x), &q); /* |x| = f 2^q, f in [0.5, 1) */
     uint64_t m = (uint64_t)ldexp(f, 53);
@@ -223,9 +222,9 @@ static int big_orient3d(col_vec3 a, col_vec3 b, col_vec3 c, col_vec3 d)
 {
     big u[3], v[3], w[3], n, s0, s1, acc;
     for (int k = 0; k < 3; k++) {
-        big_diff(&u[k], coord(b, k), coord(a, k));
-        big_diff(&v[k], coord(c, k), coord(a, k));
-        big_diff(&w[k], coord(d, k), coord(a, k));
+        big_diff(&u[k], col_orient_coord(b, k), col_orient_coord(a, k));
+        big_diff(&v[k], col_orient_coord(c, k), col_orient_coord(a, k));
+        big_diff(&w[k], col_orient_coord(d, k), col_orient_coord(a, k));
     }
     big_minor(&n, &u[1], &v[2], &u[2], &v[1]);
     big_mul(&s0, &w[0], &n);
@@ -242,10 +241,10 @@ static int big_orient2d(col_vec3 a, col_vec3 b, col_vec3 c, int k)
 {
     int i = (k + 1) % 3, j = (k + 2) % 3;
     big t[4], m;
-    big_diff(&t[0], coord(b, i), coord(a, i));
-    big_diff(&t[1], coord(b, j), coord(a, j));
-    big_diff(&t[2], coord(c, i), coord(a, i));
-    big_diff(&t[3], coord(c, j), coord(a, j));
+    big_diff(&t[0], col_orient_coord(b, i), col_orient_coord(a, i));
+    big_diff(&t[1], col_orient_coord(b, j), col_orient_coord(a, j));
+    big_diff(&t[2], col_orient_coord(c, i), col_orient_coord(a, i));
+    big_diff(&t[3], col_orient_coord(c, j), col_orient_coord(a, j));
     big_minor(&m, &t[0], &t[3], &t[1], &t[2]);
     return big_sign(&m);
 }

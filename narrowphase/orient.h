@@ -8,7 +8,8 @@
  * decide, exactly: in floating-point expansions (narrowphase/expansion.h) on differences
  * scaled by a power of two, or, when the inputs span more binary orders of magnitude than
  * the expansions take without underflow, in integer arithmetic on the exact values. So
- * the sign is right for every finite double input, never an epsilon. No allocation.
+ * the sign is right for every finite double input, never an epsilon (a NaN or infinite
+ * coordinate gives an unspecified sign, without undefined behaviour). No allocation.
  *
  * The important parts:
  * - col_orient3d(a, b, c, d): sign of ((b - a) x (c - a)) . (d - a): +1 when d lies on the
@@ -25,18 +26,21 @@
 
 #include "lib/core/vec.h"
 
-/* The filter constants: |det - fl(det)| <= COL_O3D_ERR * permanent + COL_O3D_UF * (|w.x| +
- * |w.y| + |w.z|) + COL_O3D_UF0 for the products arranged as in orient.c (w the third
- * difference), and |det - fl(det)| <= COL_O2D_ERR * permanent + COL_O2D_UF for orient2d.
- * The permanents are the same expressions with every product and term taken in absolute
- * value. Shewchuk's (7 + 56 eps) eps and (3 + 16 eps) eps with eps = 2^-53; the absolute
- * terms bound the error of products that underflow (at most 2^-1075 each, spread by one
- * more factor), written generously. */
-#define COL_O3D_ERR ((7.0 + 56.0 * 0x1p-53) * 0x1p-53)
-#define COL_O3D_UF 0x1p-1068
-#define COL_O3D_UF0 0x1p-1066
-#define COL_O2D_ERR ((3.0 + 16.0 * 0x1p-53) * 0x1p-53)
-#define COL_O2D_UF 0x1p-1066
+/* The filters: with eps = 2^-53, |det - fl(det)| <= (7 + 56 eps) eps * permanent for
+ * orient3d and (3 + 16 eps) eps * permanent for orient2d (Shewchuk's errboundA, the
+ * computed permanent being the same expression with every product and term in absolute
+ * value), as long as no product underflows. The bounds used are looser on purpose:
+ * - COL_O3D_ERR = 8 eps and COL_O2D_ERR = 4 eps, so that the few roundings of adding the
+ *   terms below to the bound stay inside the slack;
+ * - plus COL_ORIENT_UF * (|w.x| + |w.y| + |w.z| + 1) (orient3d, w the third difference)
+ *   or COL_ORIENT_UF (orient2d) for underflow: a product that underflows is off by at
+ *   most 2^-1075, spread by at most one more factor |w|, so a few units of 2^-1074 times
+ *   (|w| + 1) would do; 2^-900 is chosen instead so that no value of the filter is ever
+ *   subnormal, which costs a hundred cycles a product on x86. The price: determinants
+ *   below about 2^-900 (shapes below about 1e-90) always take the exact path. */
+#define COL_O3D_ERR 0x1p-50
+#define COL_O2D_ERR 0x1p-51
+#define COL_ORIENT_UF 0x1p-900
 
 /* The double filters alone: the sign when the bound proves it, else 2. Inline: the
  * triangle test calls them per vertex. NaN or infinite intermediate values fail the
@@ -48,7 +52,7 @@ static inline int col_orient3d_filter(col_vec3 a, col_vec3 b, col_vec3 c, col_ve
     double det = w.x * (x1 - x2) + w.y * (y1 - y2) + w.z * (z1 - z2);
     double ax = fabs(w.x), ay = fabs(w.y), az = fabs(w.z);
     double perm = ax * (fabs(x1) + fabs(x2)) + ay * (fabs(y1) + fabs(y2)) + az * (fabs(z1) + fabs(z2));
-    double bound = COL_O3D_ERR * perm + COL_O3D_UF * (ax + ay + az) + COL_O3D_UF0;
+    double bound = COL_O3D_ERR * perm + COL_ORIENT_UF * (ax + ay + az + 1.0);
     if (det > bound) return 1;
     if (-det > bound) return -1;
     return 2;
@@ -62,7 +66,7 @@ static inline int col_orient2d_filter(col_vec3 a, col_vec3 b, col_vec3 c, int k)
     double l = (col_orient_coord(b, i) - col_orient_coord(a, i)) * (col_orient_coord(c, j) - col_orient_coord(a, j));
     double r = (col_orient_coord(b, j) - col_orient_coord(a, j)) * (col_orient_coord(c, i) - col_orient_coord(a, i));
     double det = l - r;
-    double bound = COL_O2D_ERR * (fabs(l) + fabs(r)) + COL_O2D_UF;
+    double bound = COL_O2D_ERR * (fabs(l) + fabs(r)) + COL_ORIENT_UF;
     if (det > bound) return 1;
     if (-det > bound) return -1;
     return 2;

@@ -52,27 +52,32 @@ static int o2(const ctx *c, col_vec3 a, col_vec3 b, col_vec3 p, int k)
     return col_orient2d_exact(a, b, p, k);
 }
 
-/* s[i] = orient3d(t0, t1, t2, p[i]), the plane's normal and its filter terms computed
- * once (the same arithmetic and bound as col_orient3d_filter). */
+/* s[i] = orient3d(t0, t1, t2, p[i]) with the plane's normal computed once. The filter
+ * is col_orient3d_filter's with the permanent |w.x| px + |w.y| py + |w.z| pz bounded by
+ * (|w.x| + |w.y| + |w.z|) max(px, py, pz), so that a point costs one product more than
+ * its determinant (the slack of COL_O3D_ERR covers the roundings of the bound). */
 static void plane_sides(const ctx *c, const col_vec3 t[3], const col_vec3 p[3], int s[3])
 {
     col_vec3 u = col_sub(t[1], t[0]), v = col_sub(t[2], t[0]);
     double x1 = u.y * v.z, x2 = u.z * v.y, y1 = u.z * v.x, y2 = u.x * v.z, z1 = u.x * v.y, z2 = u.y * v.x;
     double nx = x1 - x2, ny = y1 - y2, nz = z1 - z2;
     double px = fabs(x1) + fabs(x2), py = fabs(y1) + fabs(y2), pz = fabs(z1) + fabs(z2);
-    for (int i = 0; i < 3; i++) {
+    double m = px > py ? px : py;
+    m = m > pz ? m : pz;
+    double k = COL_O3D_ERR * m + COL_ORIENT_UF;
+    bool sure[3];
+    for (int i = 0; i < 3; i++) { /* without branches: the signs are hard to predict */
         col_vec3 w = col_sub(p[i], t[0]);
         double det = w.x * nx + w.y * ny + w.z * nz;
-        double ax = fabs(w.x), ay = fabs(w.y), az = fabs(w.z);
-        double bound = COL_O3D_ERR * (ax * px + ay * py + az * pz) + COL_O3D_UF * (ax + ay + az) + COL_O3D_UF0;
-        if (det > bound) {
-            s[i] = 1;
-        } else if (-det > bound) {
-            s[i] = -1;
-        } else {
-            if (c->exact) ++*c->exact;
-            s[i] = col_orient3d_exact(t[0], t[1], t[2], p[i]);
-        }
+        double bound = k * (fabs(w.x) + fabs(w.y) + fabs(w.z)) + COL_ORIENT_UF;
+        s[i] = (det > bound) - (det < -bound);
+        sure[i] = fabs(det) > bound; /* false for NaN too */
+    }
+    if (sure[0] & sure[1] & sure[2]) return;
+    for (int i = 0; i < 3; i++) {
+        if (sure[i]) continue;
+        if (c->exact) ++*c->exact;
+        s[i] = col_orient3d_exact(t[0], t[1], t[2], p[i]);
     }
 }
 

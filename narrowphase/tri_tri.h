@@ -5,7 +5,9 @@
  * are what they span: three collinear points a segment, three equal points a point. The
  * decision is exact for every double input: orientation predicates are evaluated in
  * double with a proven error bound and, inside the bound, in exact expansion arithmetic
- * (narrowphase/expansion.h; Shewchuk 1997), never with an epsilon. No allocation. */
+ * (narrowphase/expansion.h; Shewchuk 1997; integers when the inputs span more binary
+ * orders than expansions take: narrowphase/orient.h), never with an epsilon. No
+ * allocation. */
 #ifndef COLIBRI_NARROWPHASE_TRI_TRI_H
 #define COLIBRI_NARROWPHASE_TRI_TRI_H
 

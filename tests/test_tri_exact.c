@@ -81,14 +81,17 @@ static void cat_print(const cat *c)
                   100.0 * (double)c->exact_pairs / (double)(c->pairs > 0 ? c->pairs : 1), c->exact_evals, c->wrong);
 }
 
-/* Every answer right, and both outcomes reached by at least min_frac of the pairs. */
-static void cat_check(const cat *c, double min_frac)
+/* Prints every category, then checks: every answer right, and both outcomes reached by
+ * at least min_frac of the pairs of each. */
+static void cats_check(const cat *c, int n, double min_frac)
 {
-    cat_print(c);
-    assert_int_equal(c->wrong, 0);
-    assert_true(c->pairs > 0);
-    assert_true((double)c->hits >= min_frac * (double)c->pairs);
-    assert_true((double)(c->pairs - c->hits) >= min_frac * (double)c->pairs);
+    for (int i = 0; i < n; i++) cat_print(&c[i]);
+    for (int i = 0; i < n; i++) {
+        assert_int_equal(c[i].wrong, 0);
+        assert_true(c[i].pairs > 0);
+        assert_true((double)c[i].hits >= min_frac * (double)c[i].pairs);
+        assert_true((double)(c[i].pairs - c[i].hits) >= min_frac * (double)c[i].pairs);
+    }
 }
 
 static void print_tri(const char *name, const col_vec3 t[3])
@@ -416,7 +419,7 @@ static void test_tri_tri_random(void **state)
     for (int c = 0; c < 12; c++) total += cats[c].pairs;
     print_message("  %ld triangle pairs (each also swapped and permuted); oracle: %ld fast, %ld LP, %ld exhaustive\n",
                   total, ostats.fast, ostats.lp, ostats.exhaustive);
-    for (int c = 0; c < 12; c++) cat_check(&cats[c], 0.02);
+    cats_check(cats, 12, 0.02);
     assert_true(total >= (long)(100000 * test_scale()));
 }
 
@@ -592,7 +595,7 @@ static void test_tri_hull_random(void **state)
     for (int c = 0; c < 4; c++) total += cats[c].pairs;
     print_message("  %ld triangle-hull pairs (each also swapped); oracle: %ld fast, %ld LP, %ld exhaustive\n", total,
                   ostats.fast, ostats.lp, ostats.exhaustive);
-    for (int c = 0; c < 4; c++) cat_check(&cats[c], 0.02);
+    cats_check(cats, 4, 0.02);
     assert_true(total >= (long)(100000 * test_scale()));
 }
 
@@ -624,7 +627,7 @@ static void test_tri_round(void **state)
             if (place_near(&t, &xt, &s, &xs, size, target)) check_rounded(&cats[kind], &t, &xt, &s, &xs);
         }
     }
-    for (int c = 0; c < 2; c++) cat_check(&cats[c], 0.02);
+    cats_check(cats, 2, 0.02);
 }
 
 /* ---- the predicates on the whole double range ---- */
@@ -632,7 +635,7 @@ static void test_tri_round(void **state)
 static double wild_double(void)
 {
     double m = urange(-1.0, 1.0);
-    int e = (int)irand(-1060, 1000);
+    int e = (int)irand(-1060, 1024);
     double x = ldexp(m, e);
     return urand() < 0.1 ? 0.0 : x;
 }
@@ -709,9 +712,26 @@ static void test_orient_exact(void **state)
     long zero3 = 0, zero2 = 0, wrong = 0;
     for (long i = 0; i < n; i++) {
         col_vec3 p[4];
-        int mode = (int)(i % 4);
+        int mode = (int)(i % 5);
         if (mode == 0) {
             for (int k = 0; k < 4; k++) p[k] = col_v3(wild_double(), wild_double(), wild_double());
+        } else if (mode == 4) {
+            /* points of the plane z = (x + y) 2^-600, x and y of 20 bits at binary orders
+             * from -400 to 400 (exact: the differences span over a thousand bits, beyond
+             * the expansions' range), maybe one nudged by one ulp */
+            for (int k = 0; k < 4; k++) {
+                int e = (int)irand(-420, 380);
+                double x = ldexp((double)irand(-(1L << 20), 1L << 20), e);
+                double y = ldexp((double)irand(-(1L << 20), 1L << 20), urand() < 0.5 ? e : (int)irand(-420, 380));
+                double sum, err;
+                col_two_sum(x, y, &sum, &err);
+                p[k] = col_v3(x, y, ldexp(sum, -600));
+                if (err != 0.0 || ldexp(p[k].z, 600) != sum) p[k] = col_v3(0.0, 0.0, 0.0); /* inexact: the origin */
+            }
+            if (urand() < 0.5) {
+                int k = (int)(urand() * 4.0);
+                p[k].z = nextafter(p[k].z, urand() < 0.5 ? INFINITY : -INFINITY);
+            }
         } else {
             /* four lattice points of a plane O + s U + t V (exactly coplanar), scaled by
              * one of two far apart powers of two per point pair, maybe nudged by one ulp */
