@@ -218,6 +218,14 @@ static void test_tri_distance_named(void **state)
     }
     double d = col_tri_distance(big_a, big_b, &pa, &pb);
     assert_true(fabs(d - 0x1p-20) <= 64 * DBL_EPSILON * 8192);
+    /* Tiny coordinates, whose squares underflow: the parallel faces scaled by 2^-540. */
+    col_vec3 ta[3], tb[3];
+    for (int i = 0; i < 3; i++) {
+        ta[i] = col_scale(a[i], 0x1p-540);
+        tb[i] = col_scale(b[i], 0x1p-540);
+    }
+    assert_true(col_tri_distance(ta, tb, &pa, &pb) == 0x1p-541);
+    assert_true(pb.z - pa.z == 0x1p-541);
 }
 
 /* ---- meshes against brute force ---- */
