@@ -6,11 +6,17 @@
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
  *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE] [--csv FILE]
+ *                 [--static still|none]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
- * Scene shapes become Colibri shapes of the same kind: hulls, spheres and capsules.
- * Normal run: per frame, set every body's pose, col_world_update, read the pair list.
+ * Scene shapes become Colibri shapes of the same kind: hulls, spheres, capsules and meshes.
+ * Normal run: per frame, set every moving body's pose, col_world_update, read the pair list.
+ * A body whose v and w are all zero stays where it is at every frame (docs/scenes.md: the
+ * closed form gives the same doubles at every f), so by default (--static still) it is made a
+ * static body, as an app makes its room geometry, and its pose is never set again. The
+ * world never pairs two static bodies; their pairs are constant, so they are decided once
+ * at set-up (col_query_overlap, inside setup_ms) and merged into every frame's list.
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
  * phase and no world update: the all-pairs reference the normal run must agree with (for
  * any pair of shape kinds: the query takes the world's shape ids).
@@ -65,6 +71,7 @@ typedef struct options {
     bool schedule_every;      /* --schedule every: COL_SCHEDULE_EVERY instead of the default */
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
     bool declared_speeds;     /* --declared-speeds: bodies declare the scene's |v| and |w| */
+    bool no_static;           /* --static none: still bodies are moving bodies like the others */
 } options;
 
 typedef struct scene_pair {
@@ -96,6 +103,7 @@ static void usage(FILE *out)
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME] [--record FILE]\n"
+            "                     [--static still|none]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -112,6 +120,8 @@ static void usage(FILE *out)
             "  --record FILE    record the run for the viewer (tools/viewer/, docs/record.md;\n"
             "                   untimed, but large: every body's pose at every frame)\n"
             "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
+            "  --static S       'still' (default): a body with v = w = 0 is a static body, never\n"
+            "                   moved; 'none': it is a moving body whose pose is set every frame\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n"
             "Prints one report line on stdout (key=value; docs/bench.md, \"Output\"). A run longer\n"
@@ -175,7 +185,7 @@ static int parse_options(int argc, char **argv, options *o)
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
                                              "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
-                                             "--record", "--csv"};
+                                             "--record", "--csv", "--static"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -245,6 +255,13 @@ static int parse_options(int argc, char **argv, options *o)
             break;
         case 9:
             o->csv_path = value;
+            break;
+        case 10:
+            if (strcmp(value, "still") != 0 && strcmp(value, "none") != 0) {
+                fprintf(stderr, PROG ": --static wants 'still' or 'none', not '%s'\n", value);
+                return 2;
+            }
+            o->no_static = strcmp(value, "none") == 0;
             break;
         default:
             o->name = value;
@@ -366,7 +383,8 @@ static bool dump_frame(FILE *dump, int f, const pair_vec *pv)
 
 /* Creates the world and one Colibri shape per scene shape: a hull from its points, a sphere
  * or a capsule from its sizes (bench/scene.h: the reader has already turned a capsule of
- * zero half height into a sphere). */
+ * zero half height into a sphere), a mesh from its vertices and triangles (its hierarchy is
+ * built here, so inside setup_ms, as docs/scenes.md asks). */
 static bool setup_world(const bench_scene *sc, const options *o, col_backend backend,
                         col_world **world, col_shape_id *shape_ids)
 {
@@ -400,6 +418,17 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
             st = col_shape_create_convex(*world, sh->vertices, sh->vertex_count, &shape_ids[s]);
             snprintf(what, sizeof what, "col_shape_create_convex (scene shape %d, %d points)", s, sh->vertex_count);
             break;
+        case BENCH_SHAPE_MESH: {
+            col_mesh_def md = col_default_mesh_def();
+            md.vertices = sh->vertices;
+            md.vertex_count = sh->vertex_count;
+            md.indices = sh->indices;
+            md.triangle_count = sh->triangle_count;
+            st = col_shape_create_mesh(*world, &md, &shape_ids[s]);
+            snprintf(what, sizeof what, "col_shape_create_mesh (scene shape %d, %d vertices, %d triangles)", s,
+                     sh->vertex_count, sh->triangle_count);
+            break;
+        }
         default:
             fprintf(stderr, PROG ": scene shape %d has a kind this program does not know\n", s);
             return false;
@@ -411,30 +440,127 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
 }
 
 /* A frame's poses for col_body_set_poses_fn: bench_scene_pose reads the scene only, so
- * the world's workers may evaluate it concurrently. */
+ * the world's workers may evaluate it concurrently. Item k is scene body moving[k]. */
 typedef struct pose_ctx {
     const bench_scene *sc;
+    const int *moving;
     int frame;
 } pose_ctx;
 
 static col_transform scene_pose_fn(int index, void *ctx)
 {
     const pose_ctx *pc = ctx;
-    return bench_scene_pose(pc->sc, index, pc->frame);
+    return bench_scene_pose(pc->sc, pc->moving[index], pc->frame);
+}
+
+/* Whether a scene body stays where it is: v = w = 0, so its closed-form pose is the same
+ * doubles at every frame (docs/scenes.md). */
+static bool body_still(const bench_body *bd)
+{
+    for (int k = 0; k < 3; k++)
+        if (bd->v[k] != 0.0 || bd->w[k] != 0.0)
+            return false;
+    return true;
+}
+
+typedef struct still_body {
+    int b;         /* scene index */
+    col_vec3 p;    /* position, at every frame */
+    double r;      /* the shape's radius */
+} still_body;
+
+static int still_cmp(const void *pa, const void *pb)
+{
+    const still_body *a = pa, *b = pb;
+    return (a->p.x > b->p.x) - (a->p.x < b->p.x);
+}
+
+/* The colliding pairs of two still bodies, sorted by (i, j), into *out: they never change,
+ * and the world never pairs two static bodies. Every body lies within its shape's radius
+ * r of its position (up to the rounding of R x + p); a sweep along x over those spheres,
+ * widened by a relative 1e-3 and 1e-9 L so that rounding cannot drop a pair, names the
+ * candidates, and col_query_overlap (the backend's exact test) decides each. */
+static bool still_pairs(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids, col_backend backend,
+                        const bool *still, pair_vec *out)
+{
+    int k = 0;
+    for (int b = 0; b < sc->body_count; b++)
+        k += still[b];
+    out->n = 0;
+    if (k < 2)
+        return true;
+    still_body *sb = malloc((size_t)k * sizeof *sb);
+    if (!sb) {
+        fprintf(stderr, PROG ": out of memory for %d still bodies\n", k);
+        return false;
+    }
+    double rmax = 0.0, slack = 1e-9 * sc->room;
+    k = 0;
+    for (int b = 0; b < sc->body_count; b++)
+        if (still[b]) {
+            sb[k] = (still_body){b, bench_scene_pose(sc, b, 0).p, sc->shapes[sc->bodies[b].shape].radius};
+            rmax = fmax(rmax, sb[k].r);
+            k++;
+        }
+    qsort(sb, (size_t)k, sizeof *sb, still_cmp);
+    bool ok = true;
+    for (int a = 0; a < k && ok; a++)
+        for (int c = a + 1; c < k && sb[c].p.x - sb[a].p.x <= (sb[a].r + rmax) * 1.001 + slack; c++) {
+            double reach = (sb[a].r + sb[c].r) * 1.001 + slack;
+            col_vec3 d = col_vec3_make(sb[c].p.x - sb[a].p.x, sb[c].p.y - sb[a].p.y, sb[c].p.z - sb[a].p.z);
+            if (d.x * d.x + d.y * d.y + d.z * d.z > reach * reach)
+                continue;
+            int i = sb[a].b < sb[c].b ? sb[a].b : sb[c].b, j = sb[a].b < sb[c].b ? sb[c].b : sb[a].b;
+            bool hit = false;
+            col_status st = col_query_overlap(world, shape_ids[sc->bodies[i].shape], bench_scene_pose(sc, i, 0),
+                                              shape_ids[sc->bodies[j].shape], bench_scene_pose(sc, j, 0), backend,
+                                              &hit);
+            if (st != COL_OK) {
+                char what[80];
+                snprintf(what, sizeof what, "col_query_overlap (still bodies %d, %d)", i, j);
+                ok = col_failed(world, st, what);
+            } else if (hit && (ok = pairs_reserve(out, out->n + 1))) {
+                out->v[out->n].i = (uint32_t)i;
+                out->v[out->n].j = (uint32_t)j;
+                out->n++;
+            }
+        }
+    free(sb);
+    if (ok)
+        qsort(out->v, out->n, sizeof *out->v, pair_cmp);
+    return ok;
+}
+
+/* out = the sorted union of the sorted lists a and b (disjoint: b's pairs are static-static,
+ * which the world never reports). */
+static bool merge_pairs(const pair_vec *a, const pair_vec *b, pair_vec *out)
+{
+    if (!pairs_reserve(out, a->n + b->n))
+        return false;
+    size_t x = 0, y = 0, n = 0;
+    while (x < a->n || y < b->n)
+        out->v[n++] = y == b->n || (x < a->n && pair_cmp(&a->v[x], &b->v[y]) < 0) ? a->v[x++] : b->v[y++];
+    out->n = n;
+    return true;
 }
 
 /* Normal run: bodies in a world, one col_world_update per frame. */
 static bool run_world(const bench_scene *sc, const options *o, col_world *world,
-                      const col_shape_id *shape_ids, int64_t t_setup, FILE *dump, frame_log *log,
-                      results *res)
+                      const col_shape_id *shape_ids, col_backend backend, int64_t t_setup, FILE *dump,
+                      frame_log *log, results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
-    col_body_id *ids = calloc(n > 0 ? (size_t)n : 1, sizeof *ids);
+    size_t cap = n > 0 ? (size_t)n : 1;
+    col_body_id *ids = calloc(cap, sizeof *ids);
+    col_body_id *moving_ids = calloc(cap, sizeof *moving_ids);
+    int *moving = calloc(cap, sizeof *moving);  /* moving body k -> scene body index */
+    bool *still = calloc(cap, sizeof *still);
     uint32_t *scene_of = NULL; /* body id.index1 -> scene body index */
     col_recorder *rec = NULL;
-    pair_vec pv = {0};
-    if (!ids) {
+    pair_vec pv = {0}, sp = {0}, all = {0};
+    int moving_count = 0;
+    if (!ids || !moving_ids || !moving || !still) {
         fprintf(stderr, PROG ": out of memory for %d bodies\n", n);
         goto done;
     }
@@ -443,7 +569,9 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         col_body_def bd = col_default_body_def();
         bd.shape = shape_ids[sc->bodies[b].shape];
         bd.pose = bench_scene_pose(sc, b, 0);
-        if (o->declared_speeds) {
+        still[b] = !o->no_static && body_still(&sc->bodies[b]);
+        bd.is_static = still[b];
+        if (o->declared_speeds && !still[b]) {
             const double *v = sc->bodies[b].v, *w = sc->bodies[b].w;
             bd.max_linear_speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
             bd.max_angular_speed = sqrt(w[0] * w[0] + w[1] * w[1] + w[2] * w[2]);
@@ -457,7 +585,13 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         }
         if (ids[b].index1 > max_index1)
             max_index1 = ids[b].index1;
+        if (!still[b]) {
+            moving_ids[moving_count] = ids[b];
+            moving[moving_count++] = b;
+        }
     }
+    if (!still_pairs(sc, world, shape_ids, backend, still, &sp))
+        goto done;
     scene_of = malloc(((size_t)max_index1 + 1) * sizeof *scene_of);
     if (!scene_of) {
         fprintf(stderr, PROG ": out of memory for the body map\n");
@@ -486,8 +620,8 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         int64_t t0 = now_ns();
         /* The poses of every body (docs/scenes.md, "The motion"), evaluated and checked on the
          * world's workers: item b is scene body b. */
-        pose_ctx pc = {sc, f};
-        col_status st = col_body_set_poses_fn(world, ids, n, scene_pose_fn, &pc);
+        pose_ctx pc = {sc, moving, f};
+        col_status st = col_body_set_poses_fn(world, moving_ids, moving_count, scene_pose_fn, &pc);
         if (st != COL_OK) {
             char what[64];
             snprintf(what, sizeof what, "col_body_set_poses_fn (frame %d)", f);
@@ -526,8 +660,14 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         }
         if (!monotone)
             qsort(pv.v, pv.n, sizeof *pv.v, pair_cmp);
-        res->hash = fold_frame(res->hash, f, &pv);
-        res->pairs += pv.n;
+        const pair_vec *frame_pairs = &pv;
+        if (sp.n > 0) {
+            if (!merge_pairs(&pv, &sp, &all))
+                goto done;
+            frame_pairs = &all;
+        }
+        res->hash = fold_frame(res->hash, f, frame_pairs);
+        res->pairs += frame_pairs->n;
         res->frame_ms[f] = ms_since(t0);
 
         /* Instrumentation and output stay outside the timed region. */
@@ -538,8 +678,8 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             goto done;
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
-        if (!dump_frame(dump, f, &pv) ||
-            !frame_log_frame(log, f, res->frame_ms[f], pv.n, (unsigned long long)c.narrow_calls, now_ns()))
+        if (!dump_frame(dump, f, frame_pairs) ||
+            !frame_log_frame(log, f, res->frame_ms[f], frame_pairs->n, (unsigned long long)c.narrow_calls, now_ns()))
             goto done;
         if (rec && (st = col_recorder_frame(rec)) != COL_OK) {
             col_failed(world, st, "col_recorder_frame");
@@ -553,7 +693,12 @@ done:
         ok = false;
     }
     free(pv.v);
+    free(sp.v);
+    free(all.v);
     free(scene_of);
+    free(still);
+    free(moving);
+    free(moving_ids);
     free(ids);
     return ok;
 }
@@ -759,7 +904,7 @@ int main(int argc, char **argv)
     if (!frame_log_open(&log, o.csv_path, res.frames, now_ns()))
         goto done;
     bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &log, &res)
-                       : run_world(&sc, &o, world, shape_ids, t_setup, dump, &log, &res);
+                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, &log, &res);
     bool logged = frame_log_close(&log);
     if (!ran || !logged)
         goto done;

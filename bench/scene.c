@@ -174,12 +174,10 @@ static bool grow(reader *rd, void **arr, int *cap, int index, int declared, size
     return true;
 }
 
-/* The rest of a hull record "shape NV": NV vertex lines. */
-static bool load_hull(reader *rd, bench_shape *sh, int index)
+/* The NV vertex lines "x y z" of shape `index` (a hull or a mesh) into sh->vertices, and
+ * its radius: the largest sqrt(x*x + y*y + z*z) over all of them. */
+static bool load_vertices(reader *rd, bench_shape *sh, int index, int declared)
 {
-    int declared = 0;
-    if (!check_keyword_int(rd, "shape", 1, &declared))
-        return false;
     char owner[32];
     snprintf(owner, sizeof owner, "shape %d", index);
     int cap = 0;
@@ -203,8 +201,53 @@ static bool load_hull(reader *rd, bench_shape *sh, int index)
         if (d > rmax)
             rmax = d;
     }
-    sh->kind = BENCH_SHAPE_HULL;
     sh->radius = rmax;
+    return true;
+}
+
+/* The rest of a hull record "shape NV": NV vertex lines. */
+static bool load_hull(reader *rd, bench_shape *sh, int index)
+{
+    int declared = 0;
+    if (!check_keyword_int(rd, "shape", 1, &declared))
+        return false;
+    sh->kind = BENCH_SHAPE_HULL;
+    return load_vertices(rd, sh, index, declared);
+}
+
+/* A mesh record "mesh NV NT" (version 2): NV vertex lines, then NT triangle lines "i j k"
+ * of 0-based vertex indices. Any triangle is taken as written, degenerate ones too (a
+ * repeated index, collinear or equal points: docs/scenes.md); only an index outside
+ * 0 .. NV-1 is refused. The radius counts every vertex, used by a triangle or not. */
+static bool load_mesh(reader *rd, bench_shape *sh, int index)
+{
+    int nv = 0, nt = 0;
+    if (rd->version < 2)
+        return fail(rd, "shape %d: a 'mesh' record needs 'colibri-scene 2' (this file is version %d)", index,
+                    rd->version);
+    if (rd->field_count != 3 || !parse_int(rd->fields[1], 1, &nv) || !parse_int(rd->fields[2], 1, &nt))
+        return fail(rd, "shape %d: expected 'mesh NV NT' with integers NV >= 1 and NT >= 1", index);
+    sh->kind = BENCH_SHAPE_MESH;
+    if (!load_vertices(rd, sh, index, nv))
+        return false;
+    char owner[32];
+    snprintf(owner, sizeof owner, "shape %d", index);
+    int cap = 0;
+    for (int k = 0; k < nt; k++) {
+        void *mem = sh->indices;
+        bool room = grow(rd, &mem, &cap, k, nt, 3 * sizeof *sh->indices, "triangles");
+        sh->indices = mem;
+        if (!room || !expect_item(rd, k, nt, "triangles", owner))
+            return false;
+        int v[3];
+        if (rd->field_count != 3 || !parse_int(rd->fields[0], 0, &v[0]) || !parse_int(rd->fields[1], 0, &v[1]) ||
+            !parse_int(rd->fields[2], 0, &v[2]) || v[0] >= nv || v[1] >= nv || v[2] >= nv)
+            return fail(rd, "expected triangle %d of shape %d as 'i j k' (3 vertex indices in 0 .. %d)", k, index,
+                        nv - 1);
+        for (int c = 0; c < 3; c++)
+            sh->indices[3 * k + c] = (uint32_t)v[c];
+        sh->triangle_count = k + 1;
+    }
     return true;
 }
 
@@ -243,10 +286,9 @@ static bool load_shape(reader *rd, const bench_scene *scene, bench_shape *sh, in
     if (strcmp(word, "sphere") == 0 || strcmp(word, "capsule") == 0)
         ok = load_round(rd, sh, index);
     else if (strcmp(word, "mesh") == 0)
-        return fail(rd, "shape %d is a triangle mesh ('mesh NV NT'): meshes are not supported "
-                        "(hulls, spheres and capsules only)", index);
+        ok = load_mesh(rd, sh, index);
     else if (rd->version >= 2 && strcmp(word, "shape") != 0)
-        return fail(rd, "expected shape %d as 'shape N', 'sphere R' or 'capsule H R'", index);
+        return fail(rd, "expected shape %d as 'shape N', 'mesh NV NT', 'sphere R' or 'capsule H R'", index);
     else
         ok = load_hull(rd, sh, index);
     if (!ok)
@@ -375,6 +417,8 @@ const char *bench_shape_kind_name(bench_shape_kind kind)
         return "sphere";
     case BENCH_SHAPE_CAPSULE:
         return "capsule";
+    case BENCH_SHAPE_MESH:
+        return "mesh";
     }
     return "shape of unknown kind";
 }
@@ -395,8 +439,10 @@ bool bench_scene_hulls_only(const bench_scene *scene, const char *path, const ch
 void bench_scene_free(bench_scene *scene)
 {
     if (scene->shapes)
-        for (int k = 0; k < scene->shape_count; k++)
+        for (int k = 0; k < scene->shape_count; k++) {
             free(scene->shapes[k].vertices);
+            free(scene->shapes[k].indices);
+        }
     free(scene->shapes);
     free(scene->bodies);
     memset(scene, 0, sizeof *scene);

@@ -1,11 +1,15 @@
 /* SPDX-License-Identifier: MIT */
 /* colibri-scene-gen: writes a benchmark scene (docs/scenes.md: the format, the motion and
- * every option) of convex bodies: "colibri-scene 1" when every shape is a hull, and
- * "colibri-scene 2" when --kinds asks for spheres or capsules too.
+ * every option) of convex bodies and triangle meshes: "colibri-scene 1" when every shape is
+ * a hull, and "colibri-scene 2" when --kinds asks for spheres or capsules or when there are
+ * meshes (--meshes, --floor).
  *
  *   colibri-scene-gen [--seed N] [--bodies N] [--verts NV|A-B] [--kinds LIST] [--shapes S]
  *                     [--assign rr|random] [--density D] [--room L] [--speed X] [--spin DEG]
- *                     [--frames F] [-o FILE]
+ *                     [--frames F] [--meshes M] [--mesh-kinds LIST] [--mesh-tris T|A-B]
+ *                     [--mesh-shapes S] [--mesh-radius R] [--mesh-speed X] [--mesh-spin DEG]
+ *                     [--mesh-place random|pass] [--pass-offset D] [--knot-tube A]
+ *                     [--floor T] [--floor-radius X] [-o FILE]
  *
  * What it draws, in this order, from one seeded sequence (bench/scene_rand.h), so that a seed
  * and the options make the same file everywhere: per shape, for a hull its vertex count (when
@@ -16,6 +20,11 @@
  * the summed bounding-sphere volume of the bodies over the room's volume. These are the
  * rules of the standard scenes (docs/scenes.md, "The standard scenes"), so their options
  * give the same scenes here.
+ * Meshes (bench/scene_mesh.h) draw from a second sequence, seeded from the seed, so the
+ * convex shapes and bodies draw what they would without meshes: per mesh shape its
+ * triangle count (when --mesh-tris is a range) and its geometry, then the floor's
+ * geometry, then per mesh body its start, orientation, direction and axis. The floor is one
+ * more body, last, with v = w = 0 (a static body).
  *
  * Bad options get a message on stderr and exit status 2; a failed write, exit status 1. */
 #include <errno.h>
@@ -27,6 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "bench/scene_mesh.h"
 #include "bench/scene_rand.h"
 
 #define GEN_PI 3.14159265358979323846
@@ -39,6 +49,13 @@ typedef struct gen_options {
     int kinds[64];
     int kind_count;
     const char *kinds_text, *out;
+    /* meshes */
+    int meshes, tris_min, tris_max, mesh_shapes, floor_tris;
+    double mesh_radius, mesh_speed, mesh_spin, floor_radius, knot_tube, pass_offset;
+    bool place_pass;
+    int mesh_kinds[64];
+    int mesh_kind_count;
+    const char *mesh_kinds_text;
 } gen_options;
 
 /* The kinds --kinds names: the hull kinds of bench/scene_rand.h, then the round ones. */
@@ -86,7 +103,25 @@ static void usage(FILE *fp)
             "  --speed X         speed in shape radii per frame (default 0.05)\n"
             "  --spin DEG        rotation per frame in degrees (default 10)\n"
             "  --frames F        number of frames (default 1000)\n"
-            "  -o FILE           write to FILE (default standard output)\n");
+            "  -o FILE           write to FILE (default standard output)\n"
+            "triangle meshes (a version-2 scene; with them --bodies may be 0):\n"
+            "  --meshes M        moving mesh bodies, numbered after the convex ones (default 0)\n"
+            "  --mesh-kinds LIST comma list of torusknot, bumpy, patch, soup, mix (= all four);\n"
+            "                    mesh shape s is of kind s mod the list's length (default mix)\n"
+            "  --mesh-tris T|A-B triangles per mesh shape, about (default 1000)\n"
+            "  --mesh-shapes S   distinct mesh shapes (default min(M, 16)); mesh body k takes shape k mod S\n"
+            "  --mesh-radius R   every mesh shape's radius (default 2; a hull's is at most 1)\n"
+            "  --mesh-speed X    mesh speed in mesh radii per frame (default --speed)\n"
+            "  --mesh-spin DEG   mesh rotation per frame in degrees (default --spin)\n"
+            "  --mesh-place random|pass  pass: mesh body k starts at the x = r wall (k even) or the\n"
+            "                    x = L - r wall (k odd) near the middle in y and z and crosses the room\n"
+            "                    once along x over the frames (default random)\n"
+            "  --pass-offset D   pass: the two lanes D mesh radii apart in y (default 0)\n"
+            "  --knot-tube A     torus knot tube radius before the fit, the knot on a torus of radii\n"
+            "                    1 and 0.45 (default 0.16)\n"
+            "  --floor T         one more body, static: a bumpy heightfield bowl of about T triangles,\n"
+            "                    radius --floor-radius times L, resting on the room's floor in its middle\n"
+            "  --floor-radius X  in (0, 0.5) (default 0.45)\n");
 }
 
 static bool fail(const char *what, const char *value)
@@ -147,22 +182,87 @@ static bool parse_kinds(const char *text, gen_options *o)
     return true;
 }
 
-static bool parse_verts(const char *s, gen_options *o)
+/* "N" or "A-B" with min <= A <= B, for --verts and --mesh-tris. */
+static bool parse_range(const char *s, const char *what, int min, int *lo_out, int *hi_out)
 {
-    if (s == NULL) return fail("--verts needs a value", s);
+    char msg[80];
+    snprintf(msg, sizeof msg, "%s must be an integer >= %d or a range A-B with %d <= A <= B", what, min, min);
+    if (s == NULL) return fail(msg, s);
     const char *dash = strchr(s, '-');
     if (dash == NULL) {
-        if (!parse_int(s, 4, &o->verts_min)) return fail("--verts must be an integer >= 4", s);
-        o->verts_max = o->verts_min;
+        if (!parse_int(s, min, lo_out)) return fail(msg, s);
+        *hi_out = *lo_out;
         return true;
     }
     char lo[32];
     size_t n = (size_t)(dash - s);
-    if (n == 0 || n >= sizeof lo) return fail("--verts range must be A-B", s);
+    if (n == 0 || n >= sizeof lo) return fail(msg, s);
     memcpy(lo, s, n);
     lo[n] = '\0';
-    if (!parse_int(lo, 4, &o->verts_min) || !parse_int(dash + 1, 4, &o->verts_max) || o->verts_max < o->verts_min)
-        return fail("--verts range must be A-B with 4 <= A <= B", s);
+    if (!parse_int(lo, min, lo_out) || !parse_int(dash + 1, min, hi_out) || *hi_out < *lo_out) return fail(msg, s);
+    return true;
+}
+
+static bool parse_mesh_kinds(const char *text, gen_options *o)
+{
+    char buf[256];
+    if (strlen(text) >= sizeof buf) return fail("--mesh-kinds is too long", text);
+    strcpy(buf, text);
+    o->mesh_kind_count = 0;
+    const int cap = (int)(sizeof o->mesh_kinds / sizeof o->mesh_kinds[0]);
+    for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok != NULL; tok = strtok_r(NULL, ",", &save)) {
+        int k = 0;
+        if (strcmp(tok, "mix") == 0) {
+            for (; k < SCENE_MESH_KIND_COUNT; k++)
+                if (o->mesh_kind_count < cap) o->mesh_kinds[o->mesh_kind_count++] = k;
+            continue;
+        }
+        while (k < SCENE_MESH_KIND_COUNT && strcmp(tok, scene_mesh_kind_name[k]) != 0) k++;
+        if (k == SCENE_MESH_KIND_COUNT) return fail("unknown mesh kind", tok);
+        if (o->mesh_kind_count < cap) o->mesh_kinds[o->mesh_kind_count++] = k;
+    }
+    if (o->mesh_kind_count == 0) return fail("--mesh-kinds names no kind", text);
+    o->mesh_kinds_text = text;
+    return true;
+}
+
+/* The mesh options of parse_options; false with a message for a bad one, and *known false
+ * for an option that is not a mesh option. */
+static bool parse_mesh_option(const char *a, const char *v, gen_options *o, bool *known)
+{
+    *known = true;
+    if (strcmp(a, "--meshes") == 0) {
+        if (!parse_int(v, 0, &o->meshes)) return fail("--meshes must be an integer >= 0", v);
+    } else if (strcmp(a, "--mesh-kinds") == 0) {
+        if (v == NULL) return fail("--mesh-kinds needs a value", v);
+        return parse_mesh_kinds(v, o);
+    } else if (strcmp(a, "--mesh-tris") == 0) {
+        return parse_range(v, "--mesh-tris", 1, &o->tris_min, &o->tris_max);
+    } else if (strcmp(a, "--mesh-shapes") == 0) {
+        if (!parse_int(v, 1, &o->mesh_shapes)) return fail("--mesh-shapes must be an integer >= 1", v);
+    } else if (strcmp(a, "--mesh-radius") == 0) {
+        if (!parse_double(v, &o->mesh_radius) || !(o->mesh_radius > 0)) return fail("--mesh-radius must be > 0", v);
+    } else if (strcmp(a, "--mesh-speed") == 0) {
+        if (!parse_double(v, &o->mesh_speed) || !(o->mesh_speed >= 0)) return fail("--mesh-speed must be >= 0", v);
+    } else if (strcmp(a, "--mesh-spin") == 0) {
+        if (!parse_double(v, &o->mesh_spin) || !(o->mesh_spin >= 0)) return fail("--mesh-spin must be >= 0", v);
+    } else if (strcmp(a, "--mesh-place") == 0) {
+        if (v == NULL || (strcmp(v, "random") != 0 && strcmp(v, "pass") != 0))
+            return fail("--mesh-place must be random or pass", v);
+        o->place_pass = strcmp(v, "pass") == 0;
+    } else if (strcmp(a, "--pass-offset") == 0) {
+        if (!parse_double(v, &o->pass_offset) || !(o->pass_offset >= 0)) return fail("--pass-offset must be >= 0", v);
+    } else if (strcmp(a, "--knot-tube") == 0) {
+        if (!parse_double(v, &o->knot_tube) || !(o->knot_tube > 0) || !(o->knot_tube < 0.45))
+            return fail("--knot-tube must be in (0, 0.45)", v);
+    } else if (strcmp(a, "--floor") == 0) {
+        if (!parse_int(v, 0, &o->floor_tris)) return fail("--floor must be an integer >= 0", v);
+    } else if (strcmp(a, "--floor-radius") == 0) {
+        if (!parse_double(v, &o->floor_radius) || !(o->floor_radius > 0) || !(o->floor_radius < 0.5))
+            return fail("--floor-radius must be in (0, 0.5)", v);
+    } else {
+        *known = false;
+    }
     return true;
 }
 
@@ -176,7 +276,12 @@ static bool parse_options(int argc, char **argv, gen_options *o)
     o->speed = 0.05;
     o->spin = 10;
     o->frames = 1000;
-    if (!parse_kinds("mix", o)) return false;
+    o->tris_min = o->tris_max = 1000;
+    o->mesh_radius = 2;
+    o->mesh_speed = o->mesh_spin = -1; /* --speed and --spin */
+    o->floor_radius = 0.45;
+    o->knot_tube = 0.16;
+    if (!parse_kinds("mix", o) || !parse_mesh_kinds("mix", o)) return false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -184,6 +289,9 @@ static bool parse_options(int argc, char **argv, gen_options *o)
             exit(0);
         }
         i++; /* every option takes one value */
+        bool mesh_option;
+        if (!parse_mesh_option(a, v, o, &mesh_option)) return false;
+        if (mesh_option) continue;
         if (strcmp(a, "--seed") == 0) {
             char *end;
             errno = 0;
@@ -191,9 +299,9 @@ static bool parse_options(int argc, char **argv, gen_options *o)
             o->seed = strtoull(v, &end, 0);
             if (errno != 0 || *end != '\0') return fail("--seed must be an unsigned integer", v);
         } else if (strcmp(a, "--bodies") == 0) {
-            if (!parse_int(v, 1, &o->bodies)) return fail("--bodies must be an integer >= 1", v);
+            if (!parse_int(v, 0, &o->bodies)) return fail("--bodies must be an integer >= 0", v);
         } else if (strcmp(a, "--verts") == 0) {
-            if (!parse_verts(v, o)) return false;
+            if (!parse_range(v, "--verts", 4, &o->verts_min, &o->verts_max)) return false;
         } else if (strcmp(a, "--kinds") == 0) {
             if (v == NULL) return fail("--kinds needs a value", v);
             if (!parse_kinds(v, o)) return false;
@@ -221,7 +329,12 @@ static bool parse_options(int argc, char **argv, gen_options *o)
             return fail("unknown option", a);
         }
     }
+    if (o->bodies == 0 && o->meshes == 0 && o->floor_tris == 0)
+        return fail("--bodies must be >= 1 (or give --meshes or --floor)", "0");
     if (o->shapes == 0) o->shapes = o->bodies < 100 ? o->bodies : 100;
+    if (o->mesh_shapes == 0 || o->meshes == 0) o->mesh_shapes = o->meshes < 16 ? o->meshes : 16;
+    if (o->mesh_speed < 0) o->mesh_speed = o->speed;
+    if (o->mesh_spin < 0) o->mesh_spin = o->spin;
     return true;
 }
 
@@ -268,14 +381,75 @@ static bool make_shape(gen_shape *s, scene_kind kind, int n)
     return true;
 }
 
-static int write_scene(FILE *fp, int argc, char **argv, const gen_options *o, const gen_shape *shapes,
-                       const int *body_shape, double room)
+/* Everything a scene holds besides the options: the convex shapes and their bodies' shapes,
+ * the mesh shapes, the floor and the room. */
+typedef struct gen_scene {
+    gen_shape *shapes;      /* o->shapes convex shapes */
+    int *body_shape;        /* o->bodies */
+    scene_mesh *meshes;     /* o->mesh_shapes */
+    scene_mesh floor;       /* o->floor_tris > 0 */
+    uint64_t mesh_rng[4];   /* the meshes' sequence while the convex one is in use */
+    double room;
+} gen_scene;
+
+static void write_body(FILE *fp, int shape, const double p[3], col_quat q, col_vec3 v, col_vec3 w)
 {
-    bool round = false;
-    for (int s = 0; s < o->shapes; s++) round = round || shapes[s].kind >= SCENE_KIND_COUNT;
-    /* Hull-only scenes stay version 1, byte for byte what they were before spheres and
-     * capsules existed. */
-    fprintf(fp, "colibri-scene %d\n# colibri-scene-gen", round ? 2 : 1);
+    fprintf(fp, "b %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n", shape, p[0],
+            p[1], p[2], q.w, q.x, q.y, q.z, v.x, v.y, v.z, w.x, w.y, w.z);
+}
+
+static void write_mesh(FILE *fp, int index, const scene_mesh *m)
+{
+    fprintf(fp, "# shape %d: %s, %d triangles", index, m->what, m->nt);
+    if (m->degenerate > 0) fprintf(fp, " (%d degenerate)", m->degenerate);
+    fprintf(fp, "\nmesh %d %d\n", m->nv, m->nt);
+    for (int i = 0; i < m->nv; i++) fprintf(fp, "%.17g %.17g %.17g\n", m->v[i].x, m->v[i].y, m->v[i].z);
+    for (int t = 0; t < m->nt; t++) fprintf(fp, "%u %u %u\n", m->t[3 * t], m->t[3 * t + 1], m->t[3 * t + 2]);
+}
+
+/* The mesh bodies, from the meshes' sequence: a random start where the body fits, or with
+ * --mesh-place pass a start at one of the two x walls crossing the room once along x. */
+static bool write_mesh_bodies(FILE *fp, const gen_options *o, const gen_scene *g)
+{
+    double spin = o->mesh_spin * GEN_PI / 180.0, L = g->room;
+    for (int b = 0; b < o->meshes; b++) {
+        int s = b % o->mesh_shapes;
+        double r = g->meshes[s].radius, p[3];
+        col_quat q;
+        col_vec3 v, w;
+        if (o->place_pass) {
+            double span = L - 2 * r, side = b % 2 ? 1 : -1;
+            p[0] = b % 2 ? L - r : r;
+            for (int k = 1; k < 3; k++) p[k] = L / 2 + scene_rand_range(-0.15, 0.15) * fmin(r, span / 2);
+            p[1] += side * 0.5 * o->pass_offset * r;
+            if (p[1] < r || p[1] > L - r) {
+                fprintf(stderr, "colibri-scene-gen: --pass-offset %g puts a lane outside the room\n", o->pass_offset);
+                return false;
+            }
+            q = scene_rand_rotation();
+            v = col_vec3_make(-side * span / o->frames, 0, 0);
+            w = scene_rand_direction();
+        } else {
+            for (int k = 0; k < 3; k++) p[k] = scene_rand_range(r, L - r);
+            q = scene_rand_rotation();
+            v = scene_rand_direction();
+            w = scene_rand_direction();
+            double vs = o->mesh_speed * r;
+            v = col_vec3_make(v.x * vs, v.y * vs, v.z * vs);
+        }
+        w = col_vec3_make(w.x * spin, w.y * spin, w.z * spin);
+        write_body(fp, o->shapes + s, p, q, v, w);
+    }
+    return true;
+}
+
+static int write_scene(FILE *fp, int argc, char **argv, const gen_options *o, gen_scene *g)
+{
+    bool round = false, mesh = o->meshes > 0 || o->floor_tris > 0;
+    for (int s = 0; s < o->shapes; s++) round = round || g->shapes[s].kind >= SCENE_KIND_COUNT;
+    /* Hull-only scenes stay version 1, byte for byte what they were before spheres,
+     * capsules and meshes existed. */
+    fprintf(fp, "colibri-scene %d\n# colibri-scene-gen", round || mesh ? 2 : 1);
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0) { /* the output path is not part of the scene */
             i++;
@@ -288,34 +462,101 @@ static int write_scene(FILE *fp, int argc, char **argv, const gen_options *o, co
             " frames=%d\n",
             (unsigned long long)o->seed, o->bodies, o->verts_min, o->verts_max, o->kinds_text, o->shapes,
             o->assign_random ? "random" : "rr", o->density, o->speed, o->spin, o->frames);
-    fprintf(fp, "room %.17g\nframes %d\nshapes %d\n", room, o->frames, o->shapes);
-    for (int s = 0; s < o->shapes; s++) {
-        if (shapes[s].kind == GEN_SPHERE) {
-            fprintf(fp, "sphere %.17g\n", shapes[s].core_radius);
-            continue;
-        }
-        if (shapes[s].kind == GEN_CAPSULE) {
-            fprintf(fp, "capsule %.17g %.17g\n", shapes[s].half_height, shapes[s].core_radius);
-            continue;
-        }
-        fprintf(fp, "shape %d\n", shapes[s].vertex_count);
-        for (int i = 0; i < shapes[s].vertex_count; i++)
-            fprintf(fp, "%.17g %.17g %.17g\n", shapes[s].v[i].x, shapes[s].v[i].y, shapes[s].v[i].z);
+    int floor = o->floor_tris > 0;
+    if (mesh) {
+        fprintf(fp,
+                "# meshes=%d mesh-kinds=%s mesh-tris=%d-%d mesh-shapes=%d mesh-radius=%g mesh-speed=%g"
+                " mesh-spin=%g mesh-place=%s pass-offset=%g knot-tube=%g floor=%d floor-radius=%g\n# bodies:",
+                o->meshes, o->mesh_kinds_text, o->tris_min, o->tris_max, o->mesh_shapes, o->mesh_radius,
+                o->mesh_speed, o->mesh_spin, o->place_pass ? "pass" : "random", o->pass_offset, o->knot_tube,
+                o->floor_tris, o->floor_radius);
+        if (o->bodies > 0) fprintf(fp, " %d..%d convex;", 0, o->bodies - 1);
+        if (o->meshes > 0) fprintf(fp, " %d..%d moving meshes;", o->bodies, o->bodies + o->meshes - 1);
+        if (floor) fprintf(fp, " %d the static floor;", o->bodies + o->meshes);
+        fprintf(fp, "\n");
     }
-    fprintf(fp, "bodies %d\n", o->bodies);
+    fprintf(fp, "room %.17g\nframes %d\nshapes %d\n", g->room, o->frames, o->shapes + o->mesh_shapes + floor);
+    for (int s = 0; s < o->shapes; s++) {
+        const gen_shape *sh = &g->shapes[s];
+        if (sh->kind == GEN_SPHERE) {
+            fprintf(fp, "sphere %.17g\n", sh->core_radius);
+            continue;
+        }
+        if (sh->kind == GEN_CAPSULE) {
+            fprintf(fp, "capsule %.17g %.17g\n", sh->half_height, sh->core_radius);
+            continue;
+        }
+        fprintf(fp, "shape %d\n", sh->vertex_count);
+        for (int i = 0; i < sh->vertex_count; i++) fprintf(fp, "%.17g %.17g %.17g\n", sh->v[i].x, sh->v[i].y, sh->v[i].z);
+    }
+    for (int s = 0; s < o->mesh_shapes; s++) write_mesh(fp, o->shapes + s, &g->meshes[s]);
+    if (floor) write_mesh(fp, o->shapes + o->mesh_shapes, &g->floor);
+    fprintf(fp, "bodies %d\n", o->bodies + o->meshes + floor);
     double spin = o->spin * GEN_PI / 180.0; /* radians per frame */
     for (int b = 0; b < o->bodies; b++) {
-        double r = shapes[body_shape[b]].radius, p[3];
-        for (int k = 0; k < 3; k++) p[k] = scene_rand_range(r, room - r);
+        double r = g->shapes[g->body_shape[b]].radius, p[3];
+        for (int k = 0; k < 3; k++) p[k] = scene_rand_range(r, g->room - r);
         col_quat q = scene_rand_rotation();
         col_vec3 v = scene_rand_direction();
         col_vec3 w = scene_rand_direction();
         double vs = o->speed * r;
-        fprintf(fp, "b %d %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g %.17g\n",
-                body_shape[b], p[0], p[1], p[2], q.w, q.x, q.y, q.z, v.x * vs, v.y * vs, v.z * vs, w.x * spin,
-                w.y * spin, w.z * spin);
+        write_body(fp, g->body_shape[b], p, q, col_vec3_make(v.x * vs, v.y * vs, v.z * vs),
+                   col_vec3_make(w.x * spin, w.y * spin, w.z * spin));
+    }
+    scene_rand_swap(g->mesh_rng);
+    bool ok = write_mesh_bodies(fp, o, g);
+    scene_rand_swap(g->mesh_rng);
+    if (!ok) return 2;
+    if (floor) { /* static, as low as its bounding sphere lets it rest, in the room's middle */
+        double p[3] = {g->room / 2, g->room / 2, g->floor.radius};
+        write_body(fp, o->shapes + o->mesh_shapes, p, (col_quat){0, 0, 0, 1}, col_vec3_make(0, 0, 0),
+                   col_vec3_make(0, 0, 0));
     }
     return ferror(fp) ? 1 : 0;
+}
+
+/* Mesh shape s of its kind, fitted to --mesh-radius. */
+static bool make_mesh(scene_mesh *m, const gen_options *o, int s, int *knots)
+{
+    int kind = o->mesh_kinds[s % o->mesh_kind_count];
+    int tris = o->tris_min == o->tris_max ? o->tris_min : scene_rand_int(o->tris_min, o->tris_max);
+    bool ok = kind == SCENE_MESH_TORUSKNOT ? scene_mesh_torusknot(m, tris, (*knots)++, o->knot_tube)
+            : kind == SCENE_MESH_BUMPY     ? scene_mesh_bumpy(m, tris)
+            : kind == SCENE_MESH_PATCH     ? scene_mesh_patch(m, tris)
+                                           : scene_mesh_soup(m, tris);
+    if (ok) scene_mesh_fit(m, o->mesh_radius);
+    return ok;
+}
+
+/* The room: --room, or the side at which the bodies' bounding spheres (convex and moving
+ * meshes; not the floor, which scales with the room) fill --density of it. */
+static bool size_room(const gen_options *o, gen_scene *g)
+{
+    double volume = 0, rmax = 0;
+    for (int b = 0; b < o->bodies + o->meshes; b++) {
+        double r = b < o->bodies ? g->shapes[g->body_shape[b]].radius : g->meshes[(b - o->bodies) % o->mesh_shapes].radius;
+        volume += 4.0 / 3.0 * GEN_PI * r * r * r;
+        if (r > rmax) rmax = r;
+    }
+    g->room = o->room;
+    if (g->room > 0) {
+        if (!(2 * rmax < g->room)) {
+            fprintf(stderr, "colibri-scene-gen: --room %g is too small for shapes of radius %g\n", g->room, rmax);
+            return false;
+        }
+        return true;
+    }
+    if (o->bodies + o->meshes == 0) {
+        fprintf(stderr, "colibri-scene-gen: a scene of a floor alone needs --room L\n");
+        return false;
+    }
+    g->room = cbrt(volume / o->density);
+    if (g->room < 2.5 * rmax) { /* every body must fit, with some room to move */
+        fprintf(stderr, "colibri-scene-gen: --density %g is too high for %d bodies: room set to 2.5 * radius\n",
+                o->density, o->bodies + o->meshes);
+        g->room = 2.5 * rmax;
+    }
+    return true;
 }
 
 int main(int argc, char **argv)
@@ -324,59 +565,57 @@ int main(int argc, char **argv)
     if (!parse_options(argc, argv, &o)) return 2;
 
     scene_rand_seed(o.seed);
-    gen_shape *shapes = calloc((size_t)o.shapes, sizeof *shapes);
-    int *body_shape = malloc(sizeof *body_shape * (size_t)o.bodies);
+    gen_scene g = {0};
+    /* the meshes' own sequence: "meshs" mixed into the seed */
+    scene_rand_seed_state(o.seed ^ UINT64_C(0x6d65736873), g.mesh_rng);
+    g.shapes = calloc((size_t)o.shapes + 1, sizeof *g.shapes);
+    g.body_shape = malloc(sizeof *g.body_shape * ((size_t)o.bodies + 1));
+    g.meshes = calloc((size_t)o.mesh_shapes + 1, sizeof *g.meshes);
     int status = 1;
-    if (shapes == NULL || body_shape == NULL) goto out_of_memory;
+    if (g.shapes == NULL || g.body_shape == NULL || g.meshes == NULL) goto out_of_memory;
     for (int s = 0; s < o.shapes; s++) {
         int kind = o.kinds[s % o.kind_count];
         if (kind >= SCENE_KIND_COUNT) {
-            make_round(&shapes[s], kind);
+            make_round(&g.shapes[s], kind);
             continue;
         }
         int n = o.verts_min == o.verts_max ? o.verts_min : scene_rand_int(o.verts_min, o.verts_max);
-        if (!make_shape(&shapes[s], (scene_kind)kind, n)) goto out_of_memory;
+        if (!make_shape(&g.shapes[s], (scene_kind)kind, n)) goto out_of_memory;
     }
-    double volume = 0, rmax = 0;
-    for (int b = 0; b < o.bodies; b++) {
-        int s = o.assign_random ? scene_rand_int(0, o.shapes - 1) : b % o.shapes;
-        double r = shapes[s].radius;
-        body_shape[b] = s;
-        volume += 4.0 / 3.0 * GEN_PI * r * r * r;
-        if (r > rmax) rmax = r;
+    for (int b = 0; b < o.bodies; b++) g.body_shape[b] = o.assign_random ? scene_rand_int(0, o.shapes - 1) : b % o.shapes;
+    scene_rand_swap(g.mesh_rng);
+    bool made = true;
+    for (int s = 0, knots = 0; s < o.mesh_shapes && made; s++) made = make_mesh(&g.meshes[s], &o, s, &knots);
+    if (made && o.floor_tris > 0) made = scene_mesh_floor(&g.floor, o.floor_tris);
+    scene_rand_swap(g.mesh_rng);
+    if (!made) goto out_of_memory;
+    if (!size_room(&o, &g)) {
+        status = 2;
+        goto done;
     }
-    double room = o.room;
-    if (room > 0) {
-        if (!(2 * rmax < room)) {
-            fprintf(stderr, "colibri-scene-gen: --room %g is too small for shapes of radius %g\n", room, rmax);
-            status = 2;
-            goto done;
-        }
-    } else {
-        room = cbrt(volume / o.density);
-        if (room < 2.5 * rmax) { /* every body must fit, with some room to move */
-            fprintf(stderr, "colibri-scene-gen: --density %g is too high for %d bodies: room set to 2.5 * radius\n",
-                    o.density, o.bodies);
-            room = 2.5 * rmax;
-        }
-    }
+    if (o.floor_tris > 0) scene_mesh_fit(&g.floor, o.floor_radius * g.room);
 
     FILE *fp = o.out != NULL ? fopen(o.out, "w") : stdout;
     if (fp == NULL) {
         perror(o.out);
         goto done;
     }
-    status = write_scene(fp, argc, argv, &o, shapes, body_shape, room);
-    if (fp != stdout ? fclose(fp) != 0 : fflush(fp) != 0) status = 1;
-    if (status != 0) fprintf(stderr, "colibri-scene-gen: writing %s failed\n", o.out ? o.out : "standard output");
+    status = write_scene(fp, argc, argv, &o, &g);
+    if (fp != stdout ? fclose(fp) != 0 : fflush(fp) != 0) status = status ? status : 1;
+    if (status == 1) fprintf(stderr, "colibri-scene-gen: writing %s failed\n", o.out ? o.out : "standard output");
+    if (status == 2 && o.out != NULL) remove(o.out); /* a bad option found late: no file */
     goto done;
 
 out_of_memory:
     fprintf(stderr, "colibri-scene-gen: out of memory\n");
 done:
-    if (shapes != NULL)
-        for (int s = 0; s < o.shapes; s++) free(shapes[s].v);
-    free(shapes);
-    free(body_shape);
+    if (g.shapes != NULL)
+        for (int s = 0; s < o.shapes; s++) free(g.shapes[s].v);
+    if (g.meshes != NULL)
+        for (int s = 0; s < o.mesh_shapes; s++) scene_mesh_free(&g.meshes[s]);
+    scene_mesh_free(&g.floor);
+    free(g.meshes);
+    free(g.shapes);
+    free(g.body_shape);
     return status;
 }

@@ -36,9 +36,20 @@ uint64_t scene_rand_next(void)
     return result;
 }
 
-void scene_rand_seed(uint64_t seed)
+void scene_rand_seed_state(uint64_t seed, uint64_t state[4])
 {
-    for (int i = 0; i < 4; i++) g_state[i] = splitmix64(&seed);
+    for (int i = 0; i < 4; i++) state[i] = splitmix64(&seed);
+}
+
+void scene_rand_seed(uint64_t seed) { scene_rand_seed_state(seed, g_state); }
+
+void scene_rand_swap(uint64_t other[4])
+{
+    for (int i = 0; i < 4; i++) {
+        uint64_t t = g_state[i];
+        g_state[i] = other[i];
+        other[i] = t;
+    }
 }
 
 double scene_rand_unit(void) { return (double)(scene_rand_next() >> 11) * 0x1.0p-53; }

@@ -21,6 +21,12 @@
 
 /* Restarts the sequence from seed (any 64-bit value). */
 void scene_rand_seed(uint64_t seed);
+/* Exchanges the sequence's state with other[4]: a tool that keeps a second sequence (the
+ * generator's meshes, so that its convex bodies draw what they drew without meshes) swaps
+ * it in, draws, and swaps it back. A state from scene_rand_seed_state. */
+void scene_rand_swap(uint64_t other[4]);
+/* The state scene_rand_seed(seed) would set, into state[4], for scene_rand_swap. */
+void scene_rand_seed_state(uint64_t seed, uint64_t state[4]);
 /* The next 64 random bits. */
 uint64_t scene_rand_next(void);
 /* Uniform in [0, 1): the top 53 bits of the next number as a double. */

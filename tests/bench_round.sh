@@ -19,33 +19,11 @@ scene=${2:?usage: bench_round.sh COLIBRI_BENCH SCENE}
 [ -x "$bench" ] || { echo "bench_round: no executable $bench (build the project first)" >&2; exit 1; }
 [ -r "$scene" ] || { echo "bench_round: no scene $scene (meson makes it: ninja -C build)" >&2; exit 1; }
 
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/bench_round.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
-trap 'exit 1' HUP INT TERM
-fail() {
-    echo "bench_round: $*" >&2
-    exit 1
-}
-field() { sed -n "s/.*[[:space:]]$1=\([^ ]*\).*/\1/p"; }
+who=bench_round
+# shellcheck source=tests/bench_lib.sh
+. "$(dirname "$0")/bench_lib.sh"
 
-# run NAME ARGS...: colibri-bench ARGS --dump-pairs $tmp/NAME.pairs SCENE; its report line in
-# $tmp/NAME.out; a failed run (such as a library that refuses spheres) fails the test, with
-# colibri-bench's message.
-run() {
-    name=$1
-    shift
-    if ! "$bench" "$@" --dump-pairs "$tmp/$name.pairs" "$scene" >"$tmp/$name.out" 2>"$tmp/$name.err"; then
-        cat "$tmp/$name.err" >&2
-        fail "$name: colibri-bench $* failed"
-    fi
-    cat "$tmp/$name.out"
-}
-
-run truth --brute --backend reference
-lines=$(wc -l <"$tmp/truth.pairs" | tr -d ' ')
-hash=$(field pairhash <"$tmp/truth.out")
-[ "$(field pairs <"$tmp/truth.out")" = "$lines" ] || fail "truth: pairs= is not the number of dump lines ($lines)"
-[ -n "$hash" ] || fail "truth: no pairhash in the report"
+bench_truth
 
 # The kinds of the truth's pairs: the scene's shape records in order give each shape's kind,
 # the body records each body's shape.
@@ -73,27 +51,5 @@ END {
     exit bad
 }' "$scene" "$tmp/truth.pairs" || fail "the truth lacks a kind of pair: the scene does not test it (make it denser)"
 
-# same NAME: run NAME gave exactly the truth.
-same() {
-    if ! cmp -s "$tmp/$1.pairs" "$tmp/truth.pairs"; then
-        echo "bench_round: $1: pairs differ from the truth (< $1, > truth):" >&2
-        diff "$tmp/$1.pairs" "$tmp/truth.pairs" | head -20 >&2
-        fail "$1 disagrees with --brute --backend reference"
-    fi
-    [ "$(field pairhash <"$tmp/$1.out")" = "$hash" ] || fail "$1: pairhash differs from the truth's $hash"
-    [ "$(field pairs <"$tmp/$1.out")" = "$lines" ] || fail "$1: pairs= differs from the truth's $lines"
-}
-
-backends=$("$bench" --list-backends)
-[ -n "$backends" ] || fail "colibri-bench --list-backends named no backend"
-for b in default $backends; do
-    run "world-$b" --backend "$b"
-    same "world-$b"
-    if [ "$b" != reference ]; then
-        run "brute-$b" --brute --backend "$b"
-        same "brute-$b"
-    fi
-done
-run every-2 --threads 2 --schedule every
-same every-2
+bench_backends
 echo "bench_round: ok ($lines pairs, backends: default $(echo $backends))"

@@ -12,7 +12,10 @@
  *   load fails with a "path:LINE: " message, or gives a scene whose poses are finite;
  * - version 2's sphere and capsule records (docs/scenes.md): their kind, sizes and radius
  *   (R, or H + R, which the motion bounces with), "capsule 0 R" read as a sphere, bad
- *   values, such records in a version-1 file, and a mesh record refused by name. */
+ *   values, such records in a version-1 file;
+ * - version 2's mesh records: vertices, triangles (degenerate ones kept as written) and the
+ *   radius over every vertex, used or not; bad counts and indices, lying NV and NT, a mesh
+ *   in a version-1 file; truncations and mutations of a scene with meshes. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stddef.h>
@@ -97,6 +100,43 @@ static const char k_valid2[] = "colibri-scene 2\n"
                                "b 1 5 5 5 0.5 0.5 0.5 0.5 -1 0 0 0.01 0.02 0.03\n"
                                "b 3 8 8 8 0 1 0 0 0 0 0 0 0 0\n"
                                "b 2 5 5 5 1 0 0 0 0 0 0 0 0 0\n";
+
+/* A valid version-2 scene with meshes: a tetrahedron surface, a soup with degenerate
+ * triangles (a repeated index, a point, collinear points) and a vertex no triangle uses
+ * (the farthest, so it sets the radius), a hull and a sphere between them. */
+static const char k_valid_mesh[] = "colibri-scene 2\n"
+                                   "room 20\n"
+                                   "frames 4\n"
+                                   "shapes 4\n"
+                                   "mesh 4 4   # NV NT\n"
+                                   "0 0 0\n"
+                                   "1 0 0\n"
+                                   "0 1 0\n"
+                                   "0 0 1\n"
+                                   "0 1 2\n"
+                                   "0 1 3\n"
+                                   "0 2 3\n"
+                                   "1 2 3\n"
+                                   "sphere 0.5\n"
+                                   "mesh 5 3\n"
+                                   "1 1 1\n"
+                                   "2 2 2\n"
+                                   "1.5 1.5 1.5\n"
+                                   "-1 0 0\n"
+                                   "0 0 -6\n"
+                                   "0 1 0\n"
+                                   "3 3 3\n"
+                                   "0 1 2\n"
+                                   "shape 4\n"
+                                   "0 0 0\n"
+                                   "1 0 0\n"
+                                   "0 1 0\n"
+                                   "0 0 1\n"
+                                   "bodies 4\n"
+                                   "b 0 5 5 5 1 0 0 0 0.1 0.2 0.3 0 0 0.1\n"
+                                   "b 1 10 10 10 1 0 0 0 0 0 0 0 0 0\n"
+                                   "b 2 8 8 8 0 1 0 0 -1 0 0 0.01 0.02 0.03\n"
+                                   "b 3 12 12 12 1 0 0 0 0 1 0 0 0 0\n";
 
 /* Loads text through a file in g_dir (name: tag.scene). Returns the load's result. */
 static bool load_file(const char *tag, const char *text, size_t len, bench_scene *sc, char *err, size_t errlen)
@@ -204,6 +244,10 @@ static void test_lying_headers(void **state)
          "the scene declares 2147483647 bodies, the file has 1"},
         {"more_shapes", "colibri-scene 1\nroom 10\nframes 1\nshapes 3\nshape 1\n0 0 0\nshape 1\n1 1 1\n",
          "the scene declares 3 shapes, the file has 2"},
+        {"mesh_vertices", "colibri-scene 2\nroom 10\nframes 1\nshapes 1\nmesh 2147483647 1\n0 0 0\n",
+         "shape 0 declares 2147483647 vertices, the file has 1"},
+        {"mesh_triangles", "colibri-scene 2\nroom 10\nframes 1\nshapes 1\nmesh 3 2147483647\n0 0 0\n1 0 0\n0 1 0\n0 1 2\n",
+         "shape 0 declares 2147483647 triangles, the file has 1"},
     };
     limit_memory();
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
@@ -443,8 +487,8 @@ static void test_round_bad_values(void **state)
         {5, "sphere 1x\n", "shape 0: expected 'sphere R'"},
         {5, "sphere 5\n", "shape 0 does not fit in the room (2 * radius 10 >= L 10)"},
         {5, "sphere 1e308\n", "shape 0 does not fit in the room"}, /* 2 R overflows */
-        {5, "ball 1\n", "expected shape 0 as 'shape N', 'sphere R' or 'capsule H R'"},
-        {5, "mesh 3 1\n", "shape 0 is a triangle mesh ('mesh NV NT'): meshes are not supported"},
+        {5, "ball 1\n", "expected shape 0 as 'shape N', 'mesh NV NT', 'sphere R' or 'capsule H R'"},
+        {5, "mesh 1\n", "shape 0: expected 'mesh NV NT' with integers NV >= 1 and NT >= 1"},
         {6, "capsule -1 1\n", "shape 1: expected 'capsule H R' with finite numbers H >= 0 and R > 0"},
         {6, "capsule 1 0\n", "shape 1: expected 'capsule H R'"},
         {6, "capsule 1 -0.5\n", "shape 1: expected 'capsule H R'"},
@@ -455,7 +499,7 @@ static void test_round_bad_values(void **state)
         {6, "capsule 3 2\n", "shape 1 does not fit in the room (2 * radius 10 >= L 10)"}, /* H, R fit alone */
         {6, "capsule 1e308 1e308\n", "shape 1 does not fit in the room"},                /* H + R overflows */
         {7, "shape 0\n", "expected 'shape N'"},
-        {12, "0 0 1\n", "expected shape 3 as 'shape N', 'sphere R' or 'capsule H R'"},
+        {12, "0 0 1\n", "expected shape 3 as 'shape N', 'mesh NV NT', 'sphere R' or 'capsule H R'"},
         {14, "sphere 1\n", "expected 'bodies N'"},
     };
     expect_line_cases(k_valid2, cases, sizeof cases / sizeof cases[0], true);
@@ -466,9 +510,106 @@ static void test_round_bad_values(void **state)
     char err[300] = "";
     expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem",
                    "mem:5: shape 0: a 'sphere' record needs 'colibri-scene 2' (this file is version 1)");
-    /* A mesh record is refused in a version-1 file too, by name. */
+}
+
+/* ---- version 2: triangle meshes ---- */
+
+static void test_mesh_shapes(void **state)
+{
+    (void)state;
+    bench_scene sc;
+    char err[300] = "";
+    bool ok = load_file("valid_mesh", k_valid_mesh, strlen(k_valid_mesh), &sc, err, sizeof err);
+    if (!ok) fail_msg("%s", err);
+    assert_int_equal(sc.shape_count, 4);
+    const bench_shape *sh = sc.shapes;
+    assert_int_equal(sh[0].kind, BENCH_SHAPE_MESH);
+    assert_int_equal(sh[0].vertex_count, 4);
+    assert_int_equal(sh[0].triangle_count, 4);
+    static const uint32_t tet[12] = {0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3};
+    assert_memory_equal(sh[0].indices, tet, sizeof tet);
+    assert_true(sh[0].radius == 1.0 && sh[0].core_radius == 0.0);
+    assert_true(sh[0].vertices[3].z == 1.0);
+    assert_int_equal(sh[1].kind, BENCH_SHAPE_SPHERE);
+    assert_null(sh[1].indices);
+    assert_int_equal(sh[1].triangle_count, 0);
+    /* the soup: degenerate triangles as written, and the unused vertex 4 sets the radius */
+    assert_int_equal(sh[2].kind, BENCH_SHAPE_MESH);
+    assert_int_equal(sh[2].vertex_count, 5);
+    assert_int_equal(sh[2].triangle_count, 3);
+    static const uint32_t soup[9] = {0, 1, 0, 3, 3, 3, 0, 1, 2};
+    assert_memory_equal(sh[2].indices, soup, sizeof soup);
+    assert_true(sh[2].radius == 6.0);
+    assert_string_equal(bench_shape_kind_name(sh[2].kind), "mesh");
+    assert_int_equal(sh[3].kind, BENCH_SHAPE_HULL);
+    assert_null(sh[3].indices);
+    assert_int_equal(sc.body_count, 4);
+    check_poses_finite(&sc);
+    /* The bounce uses the soup's radius 6 (of its unused vertex): body 2 starts at x = 8
+     * moving -1 per frame, turns back at x = 6 at frame 2 and is at 7 at frame 3. */
+    assert_true(bench_scene_pose(&sc, 2, 2).p.x == 6.0);
+    assert_true(bench_scene_pose(&sc, 2, 3).p.x == 7.0);
+    /* A still body stays put at every frame, bit for bit. */
+    for (int f = 0; f < sc.frames; f++) {
+        col_transform x = bench_scene_pose(&sc, 1, f);
+        assert_true(x.p.x == 10.0 && x.p.y == 10.0 && x.p.z == 10.0 && x.q.w == 1.0);
+    }
+    err[0] = '\0';
+    assert_false(bench_scene_hulls_only(&sc, "p", "tool", err, sizeof err));
+    assert_string_equal(err, "p: shape 0 is a mesh: tool reads convex hulls only");
+    bench_scene_free(&sc);
+    assert_true(zeroed(&sc));
+}
+
+static void test_mesh_bad_values(void **state)
+{
+    (void)state;
+    /* line numbers of k_valid_mesh: 5 mesh 4 4, 6-9 its vertices, 10-13 its triangles,
+     * 14 sphere, 15 mesh 5 3, 16-20 vertices, 21-23 triangles, 24 shape 4, 29 bodies */
+    static const line_case cases[] = {
+        {5, "mesh 0 4\n", "shape 0: expected 'mesh NV NT' with integers NV >= 1 and NT >= 1"},
+        {5, "mesh 4 0\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh -4 4\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh 4 -1\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh 4\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh 4 4 4\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh 4 4.0\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh 4 2147483648\n", "shape 0: expected 'mesh NV NT'"},
+        {5, "mesh 4 nan\n", "shape 0: expected 'mesh NV NT'"},
+        {6, "0 0 nan\n", "expected vertex 0 of shape 0"},
+        {10, "0 1 4\n", "expected triangle 0 of shape 0 as 'i j k' (3 vertex indices in 0 .. 3)"},
+        {10, "0 -1 2\n", "expected triangle 0 of shape 0"},
+        {10, "0 1\n", "expected triangle 0 of shape 0"},
+        {10, "0 1 2 3\n", "expected triangle 0 of shape 0"},
+        {10, "0 1 2.0\n", "expected triangle 0 of shape 0"},
+        {10, "0 1 0x2\n", "expected triangle 0 of shape 0"},
+        {10, "0 1 4294967296\n", "expected triangle 0 of shape 0"},
+        {13, "1 2 2147483647\n", "expected triangle 3 of shape 0"},
+        {23, "0 1 5\n", "expected triangle 2 of shape 2 as 'i j k' (3 vertex indices in 0 .. 4)"},
+    };
+    expect_line_cases(k_valid_mesh, cases, sizeof cases / sizeof cases[0], true);
+    /* Counts that do not match the lines: the reader reads on and fails where the next
+     * record does not fit. */
+    static const line_case shifted[] = {
+        {5, "mesh 3 4\n", "mem:11: expected triangle 2 of shape 0 as 'i j k' (3 vertex indices in 0 .. 2)"}, /* "0 0 1" read as a triangle */
+        {5, "mesh 5 4\n", "mem:14: expected triangle 3 of shape 0"}, /* "0 1 2" read as a vertex */
+        {5, "mesh 4 5\n", "mem:14: expected triangle 4 of shape 0"}, /* "sphere 0.5" is no triangle */
+        {5, "mesh 4 3\n", "mem:13: expected shape 1 as 'shape N', 'mesh NV NT'"}, /* "1 2 3" is no shape */
+        {29, "bodies 5\n", "the scene declares 5 bodies, the file has 4"},
+        /* the size is checked once the whole shape is read */
+        {6, "0 0 20\n", "mem:13: shape 0 does not fit in the room (2 * radius 40 >= L 20)"},
+        {20, "0 0 -10\n", "mem:23: shape 2 does not fit in the room (2 * radius 20 >= L 20)"}, /* the unused vertex counts */
+    };
+    expect_line_cases(k_valid_mesh, shifted, sizeof shifted / sizeof shifted[0], false);
+    /* A mesh record needs version 2. */
+    char buf[4096];
+    size_t n = with_line_of(k_valid_mesh, 1, "colibri-scene 1\n", buf, sizeof buf);
+    bench_scene sc;
+    char err[300] = "";
+    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem",
+                   "mem:5: shape 0: a 'mesh' record needs 'colibri-scene 2' (this file is version 1)");
     n = with_line(6, "mesh 4 1\n", buf, sizeof buf);
-    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem", "mem:6: shape 0 is a triangle mesh");
+    expect_failure(load_mem(buf, n, &sc, err, sizeof err), &sc, err, "mem", "mem:6: shape 0: a 'mesh' record needs");
 }
 
 /* ---- truncations and mutations ---- */
@@ -495,6 +636,7 @@ static void test_truncations(void **state)
     (void)state;
     truncations_of(k_valid, 3);
     truncations_of(k_valid2, 4);
+    truncations_of(k_valid_mesh, 4);
 }
 
 static void mutations_of(const char *base, uint64_t seed, const char *what)
@@ -502,7 +644,7 @@ static void mutations_of(const char *base, uint64_t seed, const char *what)
     static const char alphabet[] = "0123456789 \n\t#.-+eEnaifxb\r";
     rng_seed(seed, what);
     size_t len = strlen(base);
-    char buf[1024];
+    char buf[2048];
     assert_true(len + 8 < sizeof buf);
     int loaded = 0, runs = 20000;
     for (int r = 0; r < runs; r++) {
@@ -534,8 +676,13 @@ static void mutations_of(const char *base, uint64_t seed, const char *what)
                 /* what the reader promises about every shape it returns */
                 assert_true(2.0 * sh->radius < sc.room);
                 if (sh->kind == BENCH_SHAPE_HULL)
-                    assert_true(sh->vertex_count > 0 && sh->vertices != NULL);
-                else
+                    assert_true(sh->vertex_count > 0 && sh->vertices != NULL && sh->triangle_count == 0);
+                else if (sh->kind == BENCH_SHAPE_MESH) {
+                    assert_true(sh->vertex_count > 0 && sh->vertices != NULL && sh->triangle_count > 0 &&
+                                sh->indices != NULL);
+                    for (int t = 0; t < 3 * sh->triangle_count; t++)
+                        assert_true(sh->indices[t] < (uint32_t)sh->vertex_count);
+                } else
                     assert_true(sh->core_radius > 0.0 && sh->vertex_count == 0 &&
                                 (sh->kind == BENCH_SHAPE_CAPSULE) == (sh->half_height > 0.0));
             }
@@ -555,6 +702,7 @@ static void test_mutations(void **state)
     (void)state;
     mutations_of(k_valid, 0x5ce4e, "scene mutations");
     mutations_of(k_valid2, 0x5ce4e2, "version-2 scene mutations");
+    mutations_of(k_valid_mesh, 0x5ce4e3, "mesh scene mutations");
 }
 
 int main(int argc, char **argv)
@@ -568,6 +716,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_mutations),
         cmocka_unit_test(test_round_shapes),
         cmocka_unit_test(test_round_bad_values),
+        cmocka_unit_test(test_mesh_shapes),
+        cmocka_unit_test(test_mesh_bad_values),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
