@@ -375,6 +375,7 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
             }
         }
     }
+    if (cache != NULL) col_mesh_cache_init(cache); /* apart: the witness is stale (as in mesh-mesh) */
     finish_separated(out, x.gap, x.visits);
 }
 
@@ -761,5 +762,8 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
         return;
     }
     mm_flush_pending(&x);
+    /* apart: the witness is stale, and trying its window each time would cost a separated
+     * pair (most pairs, most frames) more than it saves when the pair meets again */
+    if (cache != NULL) col_mesh_cache_init(cache);
     finish_separated(out, x.gap, x.visits);
 }
