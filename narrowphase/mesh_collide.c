@@ -538,12 +538,14 @@ static void mm_setup(mm_ctx *x)
 /* The separating axis test of a's node box and b's node parallelepiped in a's frame
  * (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996: 15 axes, a's 3 face normals
  * first, then b's, then the 9 edge cross products): the certified lower bound on the
- * world distance of the node pair's triangles when an axis separates them (> 0), else 0.
+ * world distance of the node pair's triangles when an axis separates them (> 0), else 0:
+ * the first separating axis's, or with all, the largest over the 15 (each is a bound).
  * b's box projects on an axis L as sum_k hb_k |L . c_k| with the columns c_k of Mc, which
  * is not exactly a rotation (no identity of rotations is used: b's own face axes take
  * |c_j . c_k| from gram, the edge axes |(e_i x c_j) . c_k| from ed). */
-static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
+static inline double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb, bool all)
 {
+    double best = 0;
     const double ca[3] = {0.5 * (na->min.x + na->max.x), 0.5 * (na->min.y + na->max.y), 0.5 * (na->min.z + na->max.z)};
     const double ha[3] = {0.5 * (na->max.x - na->min.x), 0.5 * (na->max.y - na->min.y), 0.5 * (na->max.z - na->min.z)};
     const double cb[3] = {0.5 * (nb->min.x + nb->max.x), 0.5 * (nb->min.y + nb->max.y), 0.5 * (nb->min.z + nb->max.z)};
@@ -554,14 +556,20 @@ static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_no
     const double sig = x->sigma;
     for (int i = 0; i < 3; i++) {
         double s = fabs(T[i]) - ha[i] - (A[3 * i] * hb[0] + A[3 * i + 1] * hb[1] + A[3 * i + 2] * hb[2]) - sig;
-        if (s > 0) return s * x->gscale[i];
+        if (s > 0) {
+            if (!all) return s * x->gscale[i];
+            best = dmax(best, s * x->gscale[i]);
+        }
     }
     for (int j = 0; j < 3; j++) {
         double lt = M[j] * T[0] + M[3 + j] * T[1] + M[6 + j] * T[2];
         const double *g = x->gram[j];
         double s = fabs(lt) - (A[j] * ha[0] + A[3 + j] * ha[1] + A[6 + j] * ha[2]) -
                    (g[0] * hb[0] + g[1] * hb[1] + g[2] * hb[2]) - sig;
-        if (s > 0) return s * x->gscale[3 + j];
+        if (s > 0) {
+            if (!all) return s * x->gscale[3 + j];
+            best = dmax(best, s * x->gscale[3 + j]);
+        }
     }
     for (int j = 0; j < 3; j++) {
         const double c0 = M[j], c1 = M[3 + j], c2 = M[6 + j];
@@ -572,10 +580,13 @@ static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_no
         for (int i = 0; i < 3; i++) {
             const double *e = x->ed[i][j];
             double s = fabs(lt[i]) - ra[i] - (e[0] * hb[0] + e[1] * hb[1] + e[2] * hb[2]) - sig;
-            if (s > 0) return s * x->gscale[6 + 3 * i + j];
+            if (s > 0) {
+                if (!all) return s * x->gscale[6 + 3 * i + j];
+                best = dmax(best, s * x->gscale[6 + 3 * i + j]);
+            }
         }
     }
-    return 0;
+    return best;
 }
 
 /* The distance bounds of the pending triangle pairs join x->gap: the face normals first,
@@ -666,8 +677,11 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
         sp--;
         const col_mesh_node *na = &x->a->nodes[stack[sp][0]], *nb = &x->b->nodes[stack[sp][1]];
         if (x->visits < INT_MAX) x->visits++; /* saturating: two dense interleaved meshes */
-        double s = mm_sep(x, na, nb);
+        double s = mm_sep(x, na, nb, false);
         if (s > 0) {
+            /* the gap is the least bound over the pruned pairs: a pair that would lower
+             * it gets the best of its axes */
+            if (s < x->gap) s = mm_sep(x, na, nb, true);
             x->gap = dmin(x->gap, s);
             continue;
         }
