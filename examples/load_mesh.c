@@ -7,7 +7,7 @@
  * MODEL defaults to the spider of Debian's assimp-testmodels (an OBJ of 19 groups, 1368
  * triangles). The mesh stands still as a static body, centred at the origin; a second
  * body of the same mesh, turning, passes through it from one side to the other, and six
- * convex bodies (three balls, two boxes, a capsule) circle through it. Each frame prints
+ * convex bodies (three balls, two boxes, a capsule) circle through its box. Each frame prints
  * the pairs that began and ended touching; the end prints the mesh's triangle count and
  * its memory per triangle. Uses only the public API, as an app would. */
 #include <math.h>
@@ -105,12 +105,13 @@ static int make_movers(col_world *world, double size, col_shape_id shapes[MOVERS
     return 0;
 }
 
-/* Mover k at frame f: a circle of radius 0.7 size about the mesh's centre, at its own
- * height and phase, once round in 60 frames. */
-static col_transform mover_pose(int k, int f, double size)
+/* Mover k at frame f: once round in 60 frames on an ellipse through the mesh's box
+ * (half its width and depth about the centre), at its own height within the middle 70 %
+ * of the box and its own phase. */
+static col_transform mover_pose(int k, int f, col_vec3 extent)
 {
-    const double a = two_pi * (f / 60.0 + k / (double)MOVERS), h = (k - 2.5) / 3.0 * size;
-    return pose(0.7 * size * cos(a), h, 0.7 * size * sin(a), 0.1 * f + k);
+    const double a = two_pi * (f / 60.0 + k / (double)MOVERS), h = (k - 2.5) / 2.5 * 0.35 * extent.y;
+    return pose(0.5 * extent.x * cos(a), h, 0.5 * extent.z * sin(a), 0.1 * f + k);
 }
 
 /* The moving copy at frame f: from 2.5 sizes left to 2.5 sizes right, turning. */
@@ -140,7 +141,9 @@ static int run(col_world *world, const col_geometry *mesh, const options *o)
     CHECK(col_geometry_get_info(mesh, &si));
     const col_vec3 centre = col_vec3_make(0.5 * (si.aabb_min.x + si.aabb_max.x), 0.5 * (si.aabb_min.y + si.aabb_max.y),
                                           0.5 * (si.aabb_min.z + si.aabb_max.z));
-    const double size = fmax(si.aabb_max.x - si.aabb_min.x, fmax(si.aabb_max.y - si.aabb_min.y, si.aabb_max.z - si.aabb_min.z));
+    const col_vec3 extent = col_vec3_make(si.aabb_max.x - si.aabb_min.x, si.aabb_max.y - si.aabb_min.y,
+                                          si.aabb_max.z - si.aabb_min.z);
+    const double size = fmax(extent.x, fmax(extent.y, extent.z));
     col_shape_id mesh_shape, movers[MOVERS];
     CHECK(col_shape_create(world, mesh, &mesh_shape));
     if (make_movers(world, size, movers) != 0) return 1;
@@ -160,7 +163,7 @@ static int run(col_world *world, const col_geometry *mesh, const options *o)
     for (int k = 0; k < MOVERS; k++) {
         d = col_default_body_def();
         d.shape = movers[k];
-        d.pose = mover_pose(k, 0, size);
+        d.pose = mover_pose(k, 0, extent);
         d.user_data = (void *)names[k + 2];
         CHECK(col_body_create(world, &d, &bodies[k]));
     }
@@ -169,7 +172,7 @@ static int run(col_world *world, const col_geometry *mesh, const options *o)
     int most = 0;
     for (int f = 0; f < o->frames; f++) {
         CHECK(col_body_set_pose(world, copy, copy_pose(f, o->frames, centre, size)));
-        for (int k = 0; k < MOVERS; k++) CHECK(col_body_set_pose(world, bodies[k], mover_pose(k, f, size)));
+        for (int k = 0; k < MOVERS; k++) CHECK(col_body_set_pose(world, bodies[k], mover_pose(k, f, extent)));
         CHECK(col_world_update(world));
         const col_pair_events ev = col_world_get_pair_events(world);
         if (!o->quiet) print_events(f, &ev);
