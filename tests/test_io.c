@@ -544,6 +544,24 @@ static void test_points_and_lines_skipped(void **state)
     col_geometry_destroy(g);
 }
 
+/* Degenerate triangles (a segment, a point, two equal corners) are their point sets:
+ * kept, never dropped (docs of col_mesh_def). */
+static void test_degenerate_triangles_kept(void **state)
+{
+    (void)state;
+    const char *path = write_text("degenerate.obj", "v 0 0 0\nv 1 0 0\nv 2 0 0\nv 0 1 0\n"
+                                                    "f 1 2 4\nf 1 2 3\nf 1 1 2\nf 4 4 4\n");
+    col_io_load_def def = col_default_io_load_def();
+    col_io_load_info info;
+    col_geometry *g = load_ok(path, &def, &info);
+    assert_int_equal(info.triangle_count, 4);
+    assert_int_equal(info.vertex_count, 4);
+    const col_vec3 p[4] = {v3(0, 0, 0), v3(1, 0, 0), v3(2, 0, 0), v3(0, 1, 0)};
+    const tri want[4] = {{{p[0], p[1], p[3]}}, {{p[0], p[1], p[2]}}, {{p[0], p[0], p[1]}}, {{p[3], p[3], p[3]}}};
+    expect_tris(g, want, 4);
+    col_geometry_destroy(g);
+}
+
 static void test_errors(void **state)
 {
     (void)state;
@@ -748,7 +766,7 @@ static int remove_dir(void **state)
                                   "tet_scale.stl", "box_scaled.obj", "groups.obj", "nodes.dae", "mixed.obj",
                                   "noise.bin", "empty.obj", "text.stl", "noise.obj", "lines.obj", "nan.obj",
                                   "inf.obj", "huge.obj", "nan_unused.obj", "args.stl", "alloc.obj",
-                                  "noise_one.bin", "noise_other_name.bin"};
+                                  "noise_one.bin", "noise_other_name.bin", "degenerate.obj"};
     for (size_t k = 0; k < sizeof names / sizeof names[0]; k++) remove(path_of(names[k]));
     return rmdir(dir) == 0 ? 0 : -1;
 }
@@ -763,6 +781,7 @@ int main(void)
         cmocka_unit_test(test_obj_groups_merged),
         cmocka_unit_test(test_node_transforms),
         cmocka_unit_test(test_points_and_lines_skipped),
+        cmocka_unit_test(test_degenerate_triangles_kept),
         cmocka_unit_test(test_errors),
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_allocator),
