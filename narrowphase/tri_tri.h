@@ -15,4 +15,8 @@
 
 bool col_tri_tri_intersect(const col_vec3 a[3], const col_vec3 b[3]);
 
+/* The same decision, adding to *exact the number of orientation predicates the double
+ * filter could not decide (evaluated exactly instead): for tests and measurements. */
+bool col_tri_tri_intersect_counted(const col_vec3 a[3], const col_vec3 b[3], int *exact);
+
 #endif

@@ -1,0 +1,497 @@
+/* SPDX-License-Identifier: MIT */
+/* Exact collision of a triangle mesh with a convex piece or another mesh
+ * (narrowphase/mesh_collide.h, docs/meshes.md). The hierarchy only culls; every answer
+ * "colliding" comes from an exact decision on world triangles (the truth of the
+ * benchmark scenes, docs/meshes.md: world vertices are col_xform_point of the local
+ * ones, in double), and every cull is proven conservative below, rounding included.
+ *
+ * The frames. Let R, p be mesh a's pose (doubles; R is not exactly orthonormal) and
+ * Phi(w) = R^T (w - p) in real arithmetic: an invertible affine map from the world into
+ * a's local frame. Two world sets meet only if their images under Phi meet, and world
+ * distances are at least the local ones divided by sigma_max(R^T) (the largest singular
+ * value). With E = R^T R - I and e_R = max |E_ij| (computed, plus 8u for its own
+ * rounding; u = 2^-53), ||E||_2 <= ||E||_F <= 3 e_R and sigma_max(R^T) =
+ * sqrt(lambda_max(R^T R)) <= sqrt(1 + 3 e_R) <= 1 + 2 e_R.
+ * - A world vertex of a, W = fl(R x + p) = R x + p + e with |e|_inf <= gamma_4 (||R||_inf
+ *   |x|_inf + |p|_inf) (Higham, Accuracy and Stability, 2002, ch. 3: a sum of four
+ *   terms), so Phi(W) = x + E x + R^T e lies within eta_a = 3 e_R A + ||R^T||_inf gamma_4
+ *   (||R||_inf A + |p|_inf) of x (componentwise, A = max |x|_inf over the mesh). Phi is
+ *   affine, so the image of a world triangle lies in the box of its local triangle grown
+ *   by eta_a, and so in its node's box grown by eta_a.
+ * - Points given in the world (a convex core's world points w, computed by
+ *   col_xform_point as the truth does) are carried by l = fl(R^T fl(w - p)), within
+ *   ||R^T||_inf (u + gamma_3 (1 + u)) (|w|_inf + |p|_inf) <= 6u ||R^T||_inf (|w| + |p|) of
+ *   Phi(w).
+ * - Mesh b's world vertices W = fl(Rb y + pb): Phi(W) = M y + t + R^T e_b with M = R^T Rb,
+ *   t = R^T (pb - p) exact; computed Mc, tc differ by gamma_3 ||R^T|| ||Rb|| |y| and
+ *   6u ||R^T|| (|p| + |pb|); all of it is eta_b (mm_setup).
+ * A box grown by eta projects onto an axis L within eta ||L||_1 of the box itself, which
+ * gives the slack of the separating axis tests. */
+#include "narrowphase/mesh_collide.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "narrowphase/tri_tri.h"
+
+#define U_RND (DBL_EPSILON / 2)
+
+static inline double gamma_n(int n) { return n * U_RND / (1 - n * U_RND); }
+static inline double dmin(double a, double b) { return a < b ? a : b; }
+static inline double dmax(double a, double b) { return a > b ? a : b; }
+static inline double vget(col_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
+
+/* What the proofs above need of a pose's matrix. */
+typedef struct pose_bound {
+    double e;      /* e_R: max |(R^T R - I)_ij|, rounding included */
+    double norm;   /* ||R||_inf (max row sum of |R_ij|), rounded up */
+    double norm_t; /* ||R^T||_inf (max column sum), rounded up */
+} pose_bound;
+
+static pose_bound pose_bound_of(const col_mat3 *r)
+{
+    const double *m = r->m;
+    pose_bound b = {0, 0, 0};
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            double s = m[i] * m[j] + m[3 + i] * m[3 + j] + m[6 + i] * m[6 + j] - (i == j ? 1.0 : 0.0);
+            b.e = dmax(b.e, fabs(s));
+        }
+        b.norm = dmax(b.norm, fabs(m[3 * i]) + fabs(m[3 * i + 1]) + fabs(m[3 * i + 2]));
+        b.norm_t = dmax(b.norm_t, fabs(m[i]) + fabs(m[3 + i]) + fabs(m[6 + i]));
+    }
+    /* the sums of |entries| <= 2 (entries of a near-rotation), each rounded 4 times */
+    b.e = b.e + 8 * U_RND * (1 + b.e);
+    b.norm *= 1 + 4 * U_RND;
+    b.norm_t *= 1 + 4 * U_RND;
+    return b;
+}
+
+/* A: the largest |coordinate| of the mesh's vertices. */
+static double mesh_extent(const col_mesh *m)
+{
+    return dmax(col_max_abs(m->aabb_min), col_max_abs(m->aabb_max));
+}
+
+/* eta of the header comment: how far Phi moves a world vertex of a mesh of extent A at a
+ * pose with bound pb and translation magnitude P from its local position. */
+static double vertex_eta(pose_bound pb, double A, double P)
+{
+    return (3 * pb.e * A + pb.norm_t * gamma_n(4) * (pb.norm * A + P)) * (1 + 8 * U_RND);
+}
+
+/* The certified lower bound on the world distance that a local separation s > 0 gives
+ * (s computed with one rounding), for the pose bound of the local frame's map. */
+static double gap_scale_of(pose_bound pb) { return (1 - 8 * U_RND) / (1 + 3 * pb.e); }
+
+static void finish_separated(col_np_result *out, double gap, int visits)
+{
+    out->colliding = false;
+    out->axis = col_v3(1, 0, 0);
+    /* A gap below what doubles show (a triangle pair decided apart by exact arithmetic
+     * with no positive double bound) is the smallest positive double, as
+     * narrowphase/rounded.h's exact band does: the pair is then looked at every frame. */
+    out->gap = gap > 0 && gap < HUGE_VAL ? gap : DBL_TRUE_MIN;
+    out->iterations = visits;
+    out->fallbacks = 0;
+}
+
+static void finish_colliding(col_np_result *out, int visits)
+{
+    out->colliding = true;
+    out->axis = col_v3(1, 0, 0);
+    out->gap = 0;
+    out->iterations = visits;
+    out->fallbacks = 0;
+}
+
+/* ---- mesh - convex ---- */
+
+typedef struct mc_ctx {
+    const col_mesh *m;
+    const col_xform *xm;
+    const col_core *c;
+    const col_xform *xc;
+    double lo[3], hi[3]; /* the core's local box, grown by every margin */
+    double gap_scale;
+    double gap;          /* running minimum of the certified lower bounds */
+    int visits;
+} mc_ctx;
+
+/* The core's box in the mesh's local frame, grown so that any world point of the rounded
+ * core maps (by Phi) into it, and any mesh triangle meeting the core has its local box
+ * within it after the mesh's own eta: the margins of the header comment, plus the
+ * rounding of the growth itself. */
+static void mc_setup(mc_ctx *x)
+{
+    const col_xform *xm = x->xm;
+    pose_bound pb = pose_bound_of(&xm->R);
+    double P = col_max_abs(xm->p), W = 0, L = 0;
+    for (int k = 0; k < 3; k++) {
+        x->lo[k] = HUGE_VAL;
+        x->hi[k] = -HUGE_VAL;
+    }
+    for (int i = 0; i < x->c->count; i++) {
+        col_vec3 w = col_xform_point(x->xc, x->c->points[i]);
+        col_vec3 l = col_mat3_tmul(&xm->R, col_sub(w, xm->p));
+        W = dmax(W, col_max_abs(w));
+        L = dmax(L, col_max_abs(l));
+        for (int k = 0; k < 3; k++) {
+            x->lo[k] = dmin(x->lo[k], vget(l, k));
+            x->hi[k] = dmax(x->hi[k], vget(l, k));
+        }
+    }
+    double eps_l = 6 * U_RND * pb.norm_t * (W + P);
+    /* the ball of radius r maps into a ball of radius r sigma_max(R^T) <= r (1 + 2 e_R) */
+    double mu = vertex_eta(pb, mesh_extent(x->m), P) + eps_l + x->c->radius * (1 + 2 * pb.e);
+    mu = (mu + 4 * U_RND * (L + mu)) * (1 + 4 * U_RND); /* fl(lo - mu) and fl(hi + mu) round inward by <= u(L+mu) */
+    for (int k = 0; k < 3; k++) {
+        x->lo[k] -= mu;
+        x->hi[k] += mu;
+    }
+    x->gap_scale = gap_scale_of(pb);
+}
+
+/* The largest axis separation of box [lo, hi] from the grown core box (> 0: apart). */
+static inline double mc_box_sep(const mc_ctx *x, const double lo[3], const double hi[3])
+{
+    double s = -HUGE_VAL;
+    for (int k = 0; k < 3; k++) {
+        s = dmax(s, lo[k] - x->hi[k]);
+        s = dmax(s, x->lo[k] - hi[k]);
+    }
+    return s;
+}
+
+/* The exact decision for triangle k; a separated answer's certified gap joins x->gap. */
+static bool mc_triangle(mc_ctx *x, int k)
+{
+    col_vec3 t[3];
+    col_mesh_triangle(x->m, k, t);
+    double lo[3], hi[3];
+    for (int j = 0; j < 3; j++) {
+        double a = vget(t[0], j), b = vget(t[1], j), c = vget(t[2], j);
+        lo[j] = dmin(a, dmin(b, c));
+        hi[j] = dmax(a, dmax(b, c));
+    }
+    double s = mc_box_sep(x, lo, hi);
+    if (s > 0) {
+        x->gap = dmin(x->gap, s * x->gap_scale);
+        return false;
+    }
+    const col_core tri = {t, 3, NULL, 0.0};
+    col_np_result r;
+    col_rounded_query(&tri, x->xm, x->c, x->xc, &r);
+    if (r.colliding) return true;
+    /* r.gap bounds the separation along r.axis, a unit vector up to rounding: divided by
+     * its length (rounded up) it bounds the distance. */
+    double len = col_len(r.axis) * (1 + 4 * U_RND);
+    if (len > 0) x->gap = dmin(x->gap, r.gap / len * (1 - 2 * U_RND));
+    else x->gap = 0;
+    return false;
+}
+
+void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
+                           col_mesh_cache *cache, col_np_result *out)
+{
+    mc_ctx x = {m, xm, c, xc, {0, 0, 0}, {0, 0, 0}, 0, HUGE_VAL, 0};
+    mc_setup(&x);
+    if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < m->triangle_count && mc_triangle(&x, cache->tri_a)) {
+        finish_colliding(out, 0);
+        return;
+    }
+    x.gap = HUGE_VAL;
+    /* depth first, the second child pushed first: at most one pending sibling per level */
+    int32_t stack[COL_MESH_MAX_DEPTH + 1];
+    int sp = 0;
+    stack[sp++] = 0;
+    while (sp > 0) {
+        const col_mesh_node *n = &m->nodes[stack[--sp]];
+        x.visits++;
+        const double lo[3] = {n->min.x, n->min.y, n->min.z}, hi[3] = {n->max.x, n->max.y, n->max.z};
+        double s = mc_box_sep(&x, lo, hi);
+        if (s > 0) {
+            x.gap = dmin(x.gap, s * x.gap_scale);
+            continue;
+        }
+        if (n->count == 0) {
+            stack[sp++] = n->child + 1;
+            stack[sp++] = n->child;
+            continue;
+        }
+        for (int k = n->child; k < n->child + n->count; k++) {
+            if (mc_triangle(&x, k)) {
+                if (cache != NULL) {
+                    cache->tri_a = k;
+                    cache->tri_b = -1;
+                }
+                finish_colliding(out, x.visits);
+                return;
+            }
+        }
+    }
+    finish_separated(out, x.gap, x.visits);
+}
+
+/* ---- mesh - mesh ---- */
+
+typedef struct mm_ctx {
+    const col_mesh *a, *b;
+    const col_xform *xa, *xb;
+    double M[9], Mabs[9]; /* Mc = fl(Ra^T Rb) (row-major) and |Mc| */
+    double t[3];          /* tc = fl(Ra^T fl(pb - pa)) */
+    double ed[3][3][3];   /* |(e_i x c_j) . c_k|, c_j the columns of Mc */
+    double gscale[15];    /* per axis: the certified world gap per unit of local separation */
+    double sigma;         /* the slack of every axis test */
+    double gap;
+    int visits;
+} mm_ctx;
+
+/* The relative frame and the slack sigma of the tests (header comment): b's node boxes
+ * map into a's frame through Mc, tc within eta_b; a's world triangles lie within eta_a
+ * of their local boxes. Each of the 15 axes L has ||L||_1 <= Lmax, so eta's share of an
+ * axis test is (eta_a + eta_b) Lmax. The tests' own rounding: every quantity is a sum of
+ * at most 9 products of magnitude at most Lmax S (S below bounds every local coordinate
+ * involved, centres and half extents), each with a relative error of a few u: 256 u
+ * Lmax S covers it with room (the count is in mm_sep: T = Mc cb + tc - ca, then L.T, ra
+ * and rb, then their sum, about 20 roundings on terms of size Lmax S). */
+static void mm_setup(mm_ctx *x)
+{
+    const col_mat3 *ra = &x->xa->R, *rb = &x->xb->R;
+    pose_bound pa = pose_bound_of(ra), pbb = pose_bound_of(rb);
+    for (int i = 0; i < 3; i++) {
+        for (int j = 0; j < 3; j++) {
+            double s = ra->m[i] * rb->m[j] + ra->m[3 + i] * rb->m[3 + j] + ra->m[6 + i] * rb->m[6 + j];
+            x->M[3 * i + j] = s;
+            x->Mabs[3 * i + j] = fabs(s);
+        }
+    }
+    col_vec3 tc = col_mat3_tmul(ra, col_sub(x->xb->p, x->xa->p));
+    x->t[0] = tc.x;
+    x->t[1] = tc.y;
+    x->t[2] = tc.z;
+    col_vec3 c[3];
+    for (int j = 0; j < 3; j++) c[j] = col_v3(x->M[j], x->M[3 + j], x->M[6 + j]);
+    double Lmax = 1, normM = 0;
+    for (int j = 0; j < 3; j++) {
+        normM = dmax(normM, x->Mabs[3 * j] + x->Mabs[3 * j + 1] + x->Mabs[3 * j + 2]);
+        Lmax = dmax(Lmax, x->Mabs[j] + x->Mabs[3 + j] + x->Mabs[6 + j]);
+        for (int k = 0; k < 3; k++) {
+            col_vec3 ck = col_cross(c[j], c[k]);
+            for (int i = 0; i < 3; i++) x->ed[i][j][k] = fabs(vget(ck, i));
+        }
+    }
+    double cmax = 0;
+    for (int e = 0; e < 9; e++) cmax = dmax(cmax, x->Mabs[e]);
+    Lmax = dmax(Lmax, 2 * cmax) * (1 + 4 * U_RND);
+    double Aa = mesh_extent(x->a), Ab = mesh_extent(x->b);
+    double Pa = col_max_abs(x->xa->p), Pb = col_max_abs(x->xb->p);
+    double eta_a = vertex_eta(pa, Aa, Pa);
+    double eta_b = (pa.norm_t * (gamma_n(4) * (pbb.norm * Ab + Pb) + gamma_n(3) * pbb.norm * Ab) +
+                    6 * U_RND * pa.norm_t * (Pa + Pb)) * (1 + 8 * U_RND);
+    double S = Aa + 2 * normM * Ab + col_max_abs(tc) + Ab;
+    x->sigma = Lmax * (eta_a + eta_b + 256 * U_RND * Lmax * S);
+    /* gap per unit of separation along L: world >= local / sigma_max(Ra^T) >= local /
+     * ((1 + 2 e_a) |L|_2); |L| rounded up, the quotient rounded down by gap_scale_of's 8u */
+    double g = gap_scale_of(pa);
+    for (int i = 0; i < 3; i++) x->gscale[i] = g;
+    for (int j = 0; j < 3; j++) {
+        double len = col_len(c[j]) * (1 + 4 * U_RND);
+        x->gscale[3 + j] = len > 0 ? g / len * (1 - 2 * U_RND) : 0;
+        for (int i = 0; i < 3; i++) {
+            double l2 = 0;
+            for (int k = 0; k < 3; k++)
+                if (k != i) l2 += vget(c[j], k) * vget(c[j], k);
+            double len_e = sqrt(l2) * (1 + 4 * U_RND);
+            x->gscale[6 + 3 * i + j] = len_e > 0 ? g / len_e * (1 - 2 * U_RND) : 0;
+        }
+    }
+}
+
+/* The separating axis test of a's node box and b's node parallelepiped in a's frame
+ * (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996: 15 axes, a's 3 face normals
+ * first, then b's, then the 9 edge cross products): the certified lower bound on the
+ * world distance of the node pair's triangles when an axis separates them (> 0), else 0. */
+static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
+{
+    const double ca[3] = {0.5 * (na->min.x + na->max.x), 0.5 * (na->min.y + na->max.y), 0.5 * (na->min.z + na->max.z)};
+    const double ha[3] = {0.5 * (na->max.x - na->min.x), 0.5 * (na->max.y - na->min.y), 0.5 * (na->max.z - na->min.z)};
+    const double cb[3] = {0.5 * (nb->min.x + nb->max.x), 0.5 * (nb->min.y + nb->max.y), 0.5 * (nb->min.z + nb->max.z)};
+    const double hb[3] = {0.5 * (nb->max.x - nb->min.x), 0.5 * (nb->max.y - nb->min.y), 0.5 * (nb->max.z - nb->min.z)};
+    const double *M = x->M, *A = x->Mabs;
+    double T[3];
+    for (int i = 0; i < 3; i++) T[i] = M[3 * i] * cb[0] + M[3 * i + 1] * cb[1] + M[3 * i + 2] * cb[2] + x->t[i] - ca[i];
+    const double sig = x->sigma;
+    for (int i = 0; i < 3; i++) {
+        double s = fabs(T[i]) - ha[i] - (A[3 * i] * hb[0] + A[3 * i + 1] * hb[1] + A[3 * i + 2] * hb[2]) - sig;
+        if (s > 0) return s * x->gscale[i];
+    }
+    for (int j = 0; j < 3; j++) {
+        double lt = M[j] * T[0] + M[3 + j] * T[1] + M[6 + j] * T[2];
+        double s = fabs(lt) - (A[j] * ha[0] + A[3 + j] * ha[1] + A[6 + j] * ha[2]) - hb[j] - sig;
+        if (s > 0) return s * x->gscale[3 + j];
+    }
+    for (int j = 0; j < 3; j++) {
+        const double c0 = M[j], c1 = M[3 + j], c2 = M[6 + j];
+        const double a0 = A[j], a1 = A[3 + j], a2 = A[6 + j];
+        /* L = e_0 x c = (0, -c2, c1); e_1 x c = (c2, 0, -c0); e_2 x c = (-c1, c0, 0) */
+        const double lt[3] = {c1 * T[2] - c2 * T[1], c2 * T[0] - c0 * T[2], c0 * T[1] - c1 * T[0]};
+        const double ra[3] = {ha[1] * a2 + ha[2] * a1, ha[0] * a2 + ha[2] * a0, ha[0] * a1 + ha[1] * a0};
+        for (int i = 0; i < 3; i++) {
+            const double *e = x->ed[i][j];
+            double s = fabs(lt[i]) - ra[i] - (e[0] * hb[0] + e[1] * hb[1] + e[2] * hb[2]) - sig;
+            if (s > 0) return s * x->gscale[6 + 3 * i + j];
+        }
+    }
+    return 0;
+}
+
+/* The world triangle k of mesh m at pose xf and its exact world box. */
+static void world_triangle(const col_mesh *m, const col_xform *xf, int k, col_vec3 w[3], double lo[3], double hi[3])
+{
+    col_vec3 t[3];
+    col_mesh_triangle(m, k, t);
+    for (int j = 0; j < 3; j++) w[j] = col_xform_point(xf, t[j]);
+    for (int d = 0; d < 3; d++) {
+        double p = vget(w[0], d), q = vget(w[1], d), r = vget(w[2], d);
+        lo[d] = dmin(p, dmin(q, r));
+        hi[d] = dmax(p, dmax(q, r));
+    }
+}
+
+/* A certified lower bound on the distance of two world triangles that do not meet: GJK's
+ * closest points give an axis s, and the projections of the six vertices on s, relative
+ * to a's first vertex c, minus their rounding bound (each s.(v - c) is within (u +
+ * gamma_3 (1 + u)) |s|_1 |v - c|_inf <= 5u |s|_1 D of the real value, D the largest
+ * |v - c|_inf; twice that for the two extremes, and u of the difference), bound the
+ * separation along s, and so the distance times |s|_2. 0 when nothing positive is proven. */
+static double tri_gap_lower(const col_vec3 a[3], const col_vec3 b[3])
+{
+    static const col_xform id = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
+    const col_core ca = {a, 3, NULL, 0.0}, cb = {b, 3, NULL, 0.0};
+    col_core_distance d;
+    col_core_distance_query(&ca, &id, &cb, &id, &d);
+    if (d.overlap || !(d.distance > 0)) return 0;
+    col_vec3 s = col_sub(d.point_b, d.point_a);
+    col_vec3 c = a[0];
+    double max_a = -HUGE_VAL, min_b = HUGE_VAL, D = 0;
+    for (int j = 0; j < 3; j++) {
+        col_vec3 va = col_sub(a[j], c), vb = col_sub(b[j], c);
+        max_a = dmax(max_a, col_dot(s, va));
+        min_b = dmin(min_b, col_dot(s, vb));
+        D = dmax(D, dmax(col_max_abs(va), col_max_abs(vb)));
+    }
+    double s1 = fabs(s.x) + fabs(s.y) + fabs(s.z);
+    double raw = min_b - max_a;
+    double g = raw - (10 * U_RND * s1 * D + U_RND * fabs(raw)) * (1 + 8 * U_RND);
+    double len = col_len(s) * (1 + 4 * U_RND);
+    return g > 0 && len > 0 ? g / len * (1 - 2 * U_RND) : 0;
+}
+
+/* Every triangle pair of two leaves: an exact world-box test, then the exact decision.
+ * Returns true on a colliding pair (its numbers in *ka, *kb). */
+static bool mm_leaves(mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb, int *ka, int *kb)
+{
+    col_vec3 wa[COL_MESH_LEAF_MAX][3], wb[COL_MESH_LEAF_MAX][3];
+    double la[COL_MESH_LEAF_MAX][3], ha[COL_MESH_LEAF_MAX][3], lb[COL_MESH_LEAF_MAX][3], hb[COL_MESH_LEAF_MAX][3];
+    for (int i = 0; i < na->count; i++) world_triangle(x->a, x->xa, na->child + i, wa[i], la[i], ha[i]);
+    for (int j = 0; j < nb->count; j++) world_triangle(x->b, x->xb, nb->child + j, wb[j], lb[j], hb[j]);
+    for (int i = 0; i < na->count; i++) {
+        for (int j = 0; j < nb->count; j++) {
+            /* the world boxes are exact (min and max of the world vertices): apart boxes are
+             * apart triangles, and their axis gap, computed with one rounding, bounds the
+             * distance */
+            double s = -HUGE_VAL;
+            for (int d = 0; d < 3; d++) s = dmax(s, dmax(lb[j][d] - ha[i][d], la[i][d] - hb[j][d]));
+            if (s > 0) {
+                x->gap = dmin(x->gap, s * (1 - 2 * U_RND));
+                continue;
+            }
+            if (col_tri_tri_intersect(wa[i], wb[j])) {
+                *ka = na->child + i;
+                *kb = nb->child + j;
+                return true;
+            }
+            if (x->gap > 0) x->gap = dmin(x->gap, tri_gap_lower(wa[i], wb[j]));
+        }
+    }
+    return false;
+}
+
+static inline double node_size(const col_mesh_node *n)
+{
+    return (n->max.x - n->min.x) + (n->max.y - n->min.y) + (n->max.z - n->min.z);
+}
+
+/* The simultaneous traversal. Each pop pushes at most two pairs, one level deeper on one
+ * side, so the stack holds at most one pending pair per descent on the current path plus
+ * the two pushed: depth_a + depth_b <= 2 COL_MESH_MAX_DEPTH entries. */
+static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
+{
+    int32_t stack[2 * COL_MESH_MAX_DEPTH + 2][2];
+    int sp = 0;
+    stack[sp][0] = 0;
+    stack[sp++][1] = 0;
+    while (sp > 0) {
+        sp--;
+        const col_mesh_node *na = &x->a->nodes[stack[sp][0]], *nb = &x->b->nodes[stack[sp][1]];
+        x->visits++;
+        double s = mm_sep(x, na, nb);
+        if (s > 0) {
+            x->gap = dmin(x->gap, s);
+            continue;
+        }
+        bool leaf_a = na->count > 0, leaf_b = nb->count > 0;
+        if (leaf_a && leaf_b) {
+            if (mm_leaves(x, na, nb, ka, kb)) return true;
+            continue;
+        }
+        int32_t ia = stack[sp][0], ib = stack[sp][1];
+        if (!leaf_a && (leaf_b || node_size(na) >= node_size(nb))) {
+            stack[sp][0] = na->child + 1;
+            stack[sp++][1] = ib;
+            stack[sp][0] = na->child;
+            stack[sp++][1] = ib;
+        } else {
+            stack[sp][0] = ia;
+            stack[sp++][1] = nb->child + 1;
+            stack[sp][0] = ia;
+            stack[sp++][1] = nb->child;
+        }
+    }
+    return false;
+}
+
+void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                         col_mesh_cache *cache, col_np_result *out)
+{
+    if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->triangle_count && cache->tri_b >= 0 &&
+        cache->tri_b < b->triangle_count) {
+        col_vec3 wa[3], wb[3];
+        double lo[3], hi[3];
+        world_triangle(a, xa, cache->tri_a, wa, lo, hi);
+        world_triangle(b, xb, cache->tri_b, wb, lo, hi);
+        if (col_tri_tri_intersect(wa, wb)) {
+            finish_colliding(out, 0);
+            return;
+        }
+    }
+    mm_ctx x;
+    x.a = a;
+    x.b = b;
+    x.xa = xa;
+    x.xb = xb;
+    x.gap = HUGE_VAL;
+    x.visits = 0;
+    mm_setup(&x);
+    int ka = -1, kb = -1;
+    if (mm_traverse(&x, &ka, &kb)) {
+        if (cache != NULL) {
+            cache->tri_a = ka;
+            cache->tri_b = kb;
+        }
+        finish_colliding(out, x.visits);
+        return;
+    }
+    finish_separated(out, x.gap, x.visits);
+}
