@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* colibri-vr-room: a VR room full of convex props, the main Colibri demo.
+/* colibri-vr-room: a VR room full of props, the main Colibri demo.
  *
  *   colibri-vr-room [--threads N] [SEED]
  *   colibri-vr-room --help
  *
  * A few hundred moving bodies (ellipsoids, rods, plates, boxes as hulls; balls and
- * capsules, the hands' and tools' shapes; eighteen shapes shared between them) fly through
+ * capsules, the hands' and tools' shapes; open bowls as triangle meshes; twenty-one shapes
+ * shared between them) fly through
  * a room, bouncing off the walls and spinning, over a floor of static slabs with a few
- * static tables (compound shapes: a top and four legs). Bodies are removed and added while the room runs
+ * static tables (compound shapes: a top and four legs) and a static sculpture (a triangle
+ * mesh); some props are open mesh bowls. Bodies are removed and added while the room runs
  * and one pair is switched off for a while with col_pair_set_enabled. Every REPORT_EVERY
  * frames one table row shows what col_world_update found (a legend under the header says
  * what each column counts); lines starting with '>' show, the first time each happens,
@@ -122,10 +124,10 @@ static void check_at(col_world *world, col_status st, const char *what, int line
 
 /* ---- shapes ---- */
 
-enum { KIND_ELLIPSOID, KIND_ROD, KIND_PLATE, KIND_BOX, KIND_BALL, KIND_CAPSULE, KIND_COUNT };
+enum { KIND_ELLIPSOID, KIND_ROD, KIND_PLATE, KIND_BOX, KIND_BALL, KIND_CAPSULE, KIND_BOWL, KIND_COUNT };
 
 /* Not const: these travel through col_body_def.user_data, a void *. */
-static char kind_names[KIND_COUNT][12] = {"ellipsoid", "rod", "plate", "box", "ball", "capsule"};
+static char kind_names[KIND_COUNT][12] = {"ellipsoid", "rod", "plate", "box", "ball", "capsule", "bowl"};
 
 /* Shapes per kind; each gets its own size and point count so the hulls differ. */
 #define SHAPES_PER_KIND 3
@@ -197,6 +199,44 @@ static int points_box(rng *r, double hx, double hy, double hz, int extra, col_ve
     return n;
 }
 
+/* A triangle mesh on a latitude-longitude grid of the unit sphere, each vertex at
+ * radius(theta, phi) * scale, rows 0 .. rows_used of nlat (all of them: closed; fewer: an
+ * open cap, a bowl). The pole rows give zero-area triangles: a mesh keeps them (docs/meshes.md). */
+static void make_grid_mesh(col_world *world, double scale, int nlat, int nlon, int rows_used, double bump,
+                           col_shape_id *out)
+{
+    int nv = (rows_used + 1) * nlon, nt = 2 * rows_used * nlon;
+    col_vec3 *v = malloc((size_t)nv * sizeof *v);
+    uint32_t *t = malloc((size_t)nt * 3 * sizeof *t);
+    if (v == NULL || t == NULL) {
+        fprintf(stderr, "colibri-vr-room: out of memory\n");
+        exit(1);
+    }
+    for (int i = 0; i <= rows_used; i++)
+        for (int j = 0; j < nlon; j++) {
+            double th = PI * i / nlat, ph = 2.0 * PI * j / nlon;
+            double rr = scale * (1.0 + bump * sin(5.0 * th) * cos(3.0 * ph));
+            v[i * nlon + j] = col_vec3_make(rr * sin(th) * cos(ph), -rr * cos(th), rr * sin(th) * sin(ph));
+        }
+    int k = 0;
+    for (int i = 0; i < rows_used; i++)
+        for (int j = 0; j < nlon; j++) {
+            uint32_t a = (uint32_t)(i * nlon + j), b = (uint32_t)(i * nlon + (j + 1) % nlon);
+            uint32_t c = a + (uint32_t)nlon, d = b + (uint32_t)nlon;
+            const uint32_t tri[6] = {a, b, d, a, d, c};
+            memcpy(&t[3 * k], tri, sizeof tri);
+            k += 2;
+        }
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = nv;
+    def.indices = t;
+    def.triangle_count = nt;
+    CHECK(world, col_shape_create_mesh(world, &def, out)); /* copies both arrays */
+    free(v);
+    free(t);
+}
+
 static prop_shape make_prop_shape(col_world *world, rng *r, int kind, int variant)
 {
     col_vec3 pts[MAX_POINTS];
@@ -208,7 +248,8 @@ static prop_shape make_prop_shape(col_world *world, rng *r, int kind, int varian
     case KIND_ROD: n = points_rod(r, scale, 6 + 2 * variant, pts); break;
     case KIND_PLATE: n = points_plate(r, scale, 6 + 3 * variant, pts); break;
     case KIND_BALL:
-    case KIND_CAPSULE: break;
+    case KIND_CAPSULE:
+    case KIND_BOWL: break;
     default:
         n = points_box(r, 0.5 * scale, 0.35 * scale, 0.25 * scale, 12 + 6 * variant, pts);
         break;
@@ -216,6 +257,7 @@ static prop_shape make_prop_shape(col_world *world, rng *r, int kind, int varian
     prop_shape s = {{0, 0, 0}, kind, 0.0};
     if (kind == KIND_BALL) CHECK(world, col_shape_create_sphere(world, 0.4 * scale, &s.id));
     else if (kind == KIND_CAPSULE) CHECK(world, col_shape_create_capsule(world, 0.35 * scale, 0.12 * scale, &s.id));
+    else if (kind == KIND_BOWL) make_grid_mesh(world, 0.5 * scale, 16 + 4 * variant, 24 + 8 * variant, 10 + 2 * variant, 0.05, &s.id);
     else CHECK(world, col_shape_create_convex(world, pts, n, &s.id));
     col_shape_info info;
     CHECK(world, col_shape_get_info(world, s.id, &info));
@@ -507,11 +549,17 @@ int main(int argc, char **argv)
     const double tables[][3] = {{-3.0, -2.5, 0.3}, {2.5, -3.0, 1.2}, {-2.0, 3.0, 2.0}, {3.0, 2.5, 0.0}};
     for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++, statics++)
         add_static(world, table, tables[i][0], 0.0, tables[i][1], tables[i][2]);
+    /* A sculpture in the middle of the room: a static triangle mesh (a closed bumpy ball
+     * of 3 840 triangles, room geometry as an app would load it) the props fly through. */
+    col_shape_id sculpture;
+    make_grid_mesh(world, 0.9, 40, 48, 40, 0.12, &sculpture);
+    add_static(world, sculpture, 0.0, 1.2, 0.0, 0.0);
+    statics++;
 
     for (int i = 0; i < START_BODIES; i++)
         spawn_prop(&rm, 0);
 
-    printf("room %.0f x %.0f x %.0f m, %d prop shapes (hulls of %d-%d vertices, balls, capsules), %d static bodies, "
+    printf("room %.0f x %.0f x %.0f m, %d prop shapes (hulls of %d-%d vertices, balls, capsules, mesh bowls), %d static bodies, "
            "%d props\n\n",
            2 * ROOM_HALF, ROOM_HEIGHT, 2 * ROOM_HALF, KIND_COUNT * SHAPES_PER_KIND, vmin, vmax,
            statics, START_BODIES);

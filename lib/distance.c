@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "colibri/query.h"
+#include "lib/distance_mesh.h"
 #include "lib/distance_piece.h"
 #include "lib/query_scratch.h"
 #include "lib/shape_pair.h"
@@ -124,6 +125,10 @@ static col_status dist_run(const dist_job *job, col_distance_cache *pcache, doub
         return COL_OK;
     }
     if (pcache != NULL) memset(pcache, 0, sizeof *pcache); /* only hull pairs keep one */
+    if (col_shape_pair_is_mesh(job->ga, job->gb)) {
+        col_mesh_pair_nearest(job->ga, &job->xa, job->gb, &job->xb, margin, want_points, out);
+        return COL_OK;
+    }
     col_piece_pair_nearest(job->ga, &job->xa, job->gb, &job->xb, margin, want_points, &s->np, out);
     return COL_OK;
 }

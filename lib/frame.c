@@ -25,6 +25,7 @@
 #include "lib/interframe.h"
 #include "lib/schedule.h"
 #include "lib/shape_pair.h"
+#include "narrowphase/mesh_collide.h"
 #include "lib/world.h"
 
 static void on_pair_removed(void *ctx, uint32_t a, uint32_t b, uint32_t user)
@@ -162,7 +163,12 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
      * pair would: its cached coherence data (a separating axis, closest features) is from
      * poses long gone, and measured on cw500 a fresh start certifies larger gaps (the
      * pair sleeps longer: 62 242 narrow calls instead of 65 688 with sepvec). */
-    if (hulls && (fresh || slot->seen_frame + 1 < f->frame)) be->cache_init(cache, ha, hb);
+    /* A pair with a mesh keeps its last witness triangles there instead (lib/shape_pair.h). */
+    bool mesh = !hulls && col_shape_pair_is_mesh(ra->geom, rb->geom);
+    if (fresh || slot->seen_frame + 1 < f->frame) {
+        if (hulls) be->cache_init(cache, ha, hb);
+        else if (mesh) col_mesh_cache_init(cache);
+    }
     slot->seen_frame = f->frame;
     /* A sleeping pair is separated until its wake frame unless a body moved farther than
      * the bound the pair was put to sleep with (a trip) since that test, in this frame or
@@ -180,7 +186,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
         if (hulls)
             col_np_query(be, cache, ha, ra->np_data, &A->xf, hb, rb->np_data, &B->xf, &worker->scratch, &res);
         else
-            col_shape_pair_query(be, NULL, ra->geom, &A->xf, rb->geom, &B->xf, &worker->scratch, &res);
+            col_shape_pair_query(be, mesh ? cache : NULL, ra->geom, &A->xf, rb->geom, &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;
         worker->narrow_calls++;
         if (w->narrow_observer != NULL && hulls) {

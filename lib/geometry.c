@@ -10,6 +10,7 @@
 #include "lib/core/geometry.h"
 #include "lib/geometry_data.h"
 #include "lib/world.h"
+#include "lib/core/mesh.h"
 
 static col_status fail(col_error *error, col_status st, const char *what, const char *msg)
 {
@@ -132,6 +133,55 @@ col_status col_geometry_create_compound(const col_allocator *allocator, const co
     return adopt(&a, g, out, error, what);
 }
 
+col_mesh_def col_default_mesh_def(void)
+{
+    col_mesh_def def;
+    memset(&def, 0, sizeof def);
+    def.internal_cookie = COL_DEF_COOKIE;
+    return def;
+}
+
+/* The def's arrays and counts as lib/core/mesh.h takes them, or a sentence in msg. */
+static col_status mesh_def_check(const col_mesh_def *def, char *msg, size_t len)
+{
+    if (def == NULL) {
+        snprintf(msg, len, "NULL def");
+        return COL_ERR_INVALID_ARGUMENT;
+    }
+    if (def->internal_cookie != COL_DEF_COOKIE) {
+        snprintf(msg, len, "def not filled by col_default_mesh_def");
+        return COL_ERR_DEF_UNINITIALIZED;
+    }
+    return COL_OK;
+}
+
+col_status col_geometry_create_mesh(const col_allocator *allocator, const col_mesh_def *def, col_geometry **out,
+                                    col_error *error)
+{
+    const char *what = "col_geometry_create_mesh";
+    col_alloc a;
+    col_status st = begin(allocator, out, error, what, &a);
+    if (st != COL_OK) return st;
+    char msg[200] = "";
+    if ((st = mesh_def_check(def, msg, sizeof msg)) != COL_OK) return fail(error, st, what, msg);
+    col_geometry *g = NULL;
+    st = col_geom_mesh(&a, def->vertices, def->vertex_count, def->indices, def->triangle_count, &g, msg, sizeof msg);
+    if (st != COL_OK) return fail(error, st, what, msg);
+    return adopt(&a, g, out, error, what);
+}
+
+col_status col_geometry_get_mesh(const col_geometry *g, col_mesh_view *out)
+{
+    if (out != NULL) memset(out, 0, sizeof *out);
+    if (g == NULL || out == NULL || g->kind != COL_SHAPE_MESH) return COL_ERR_INVALID_ARGUMENT;
+    out->vertex_count = g->mesh.vertex_count;
+    out->vertices = g->mesh.vertices;
+    out->triangle_count = g->mesh.triangle_count;
+    out->indices = g->mesh.tris;
+    out->source = g->mesh.tri_source;
+    return COL_OK;
+}
+
 col_status col_geometry_clone(const col_allocator *allocator, const col_geometry *geometry, col_geometry **out,
                               col_error *error)
 {
@@ -158,7 +208,18 @@ col_status col_geometry_get_info(const col_geometry *g, col_shape_info *out)
     out->kind = g->kind;
     out->child_count = g->piece_count;
     const col_piece *p = &g->pieces[0];
-    if (g->kind == COL_SHAPE_HULL) {
+    size_t bytes = sizeof *g + (size_t)g->piece_count * sizeof *p;
+    for (int i = 0; i < g->piece_count; i++) {
+        bytes += g->pieces[i].kind == COL_SHAPE_HULL ? g->pieces[i].hull.block_size : 0;
+        for (int k = 0; k < COL_GEOM_NP_SLOTS; k++) bytes += g->pieces[i].np_bytes[k];
+    }
+    out->memory_bytes = bytes;
+    if (g->kind == COL_SHAPE_MESH) {
+        out->child_count = 1;
+        out->vertex_count = g->mesh.vertex_count;
+        out->triangle_count = g->mesh.triangle_count;
+        out->memory_bytes += col_mesh_bytes(&g->mesh);
+    } else if (g->kind == COL_SHAPE_HULL) {
         out->vertex_count = p->hull.vertex_count;
         out->face_count = p->hull.face_count;
         out->edge_count = p->hull.edge_count;

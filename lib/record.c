@@ -77,6 +77,7 @@ static const char *kind_name(col_shape_kind k)
     case COL_SHAPE_SPHERE: return "sphere";
     case COL_SHAPE_CAPSULE: return "capsule";
     case COL_SHAPE_COMPOUND: return "compound";
+    case COL_SHAPE_MESH: return "mesh";
     }
     return "unknown";
 }
@@ -122,6 +123,18 @@ static void write_shape(FILE *f, int32_t number, const col_geometry *g)
     col_shape_info info;
     col_geometry_get_info(g, &info);
     fprintf(f, "{\"shape\":%d,\"kind\":\"%s\",\"pieces\":[", (int)number, kind_name(info.kind));
+    col_mesh_view m;
+    if (col_geometry_get_mesh(g, &m) == COL_OK) {
+        fputs("{\"kind\":\"mesh\",\"vertices\":[", f);
+        for (int v = 0; v < m.vertex_count; v++) {
+            col_vec3 x = m.vertices[v];
+            fprintf(f, "%s%.17g,%.17g,%.17g", v ? "," : "", x.x, x.y, x.z);
+        }
+        fputs("],\"triangles\":[", f);
+        for (int t = 0; t < 3 * m.triangle_count; t++) fprintf(f, "%s%u", t ? "," : "", (unsigned)m.indices[t]);
+        fputs("]}]}\n", f);
+        return;
+    }
     for (int k = 0; k < info.child_count; k++) {
         col_piece_info p;
         col_geometry_get_piece(g, k, &p);

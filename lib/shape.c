@@ -117,6 +117,21 @@ col_status col_shape_create_capsule(col_world *world, double half_height, double
     return built(world, st, g, err, out, what);
 }
 
+col_status col_shape_create_mesh(col_world *world, const col_mesh_def *def, col_shape_id *out)
+{
+    const char *what = "col_shape_create_mesh";
+    col_status st = begin(world, out, what);
+    if (st != COL_OK) return st;
+    if (def == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL def", what);
+    if (def->internal_cookie != COL_DEF_COOKIE)
+        return col_world_fail(world, COL_ERR_DEF_UNINITIALIZED, "%s: def not filled by col_default_mesh_def", what);
+    char err[200] = "";
+    col_geometry *g = NULL;
+    st = col_geom_mesh(&world->alloc, def->vertices, def->vertex_count, def->indices, def->triangle_count, &g, err,
+                       sizeof err);
+    return built(world, st, g, err, out, what);
+}
+
 col_status col_shape_create(col_world *world, const col_geometry *geometry, col_shape_id *out)
 {
     const char *what = "col_shape_create";

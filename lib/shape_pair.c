@@ -6,6 +6,7 @@
 #include <math.h>
 
 #include "lib/geometry_data.h"
+#include "narrowphase/mesh_collide.h"
 
 col_np_counts col_geometry_counts(const col_geometry *g)
 {
@@ -49,9 +50,59 @@ static void piece_query(const col_np_backend *be, void *cache, const col_piece *
     col_rounded_query(&ca, xa, &cb, xb, out);
 }
 
+/* A mesh against a convex shape (one piece or a compound's pieces): each piece whose box
+ * meets the mesh's box, until one collides; the gap is the smallest over the pieces. */
+static void mesh_convex(const col_geometry *m, const col_xform *xm, const col_geometry *c, const col_xform *xc,
+                        col_mesh_cache *cache, col_np_result *out)
+{
+    col_np_result best = {0};
+    best.gap = INFINITY;
+    best.axis = col_v3(1, 0, 0);
+    int iterations = 0, fallbacks = 0;
+    col_vec3 mmin, mmax;
+    if (c->piece_count > 1) col_geometry_box_at(m, xm, &mmin, &mmax);
+    for (int i = 0; i < c->piece_count; i++) {
+        col_np_result r = {0};
+        r.axis = col_v3(1, 0, 0);
+        double g = 0.0;
+        if (c->piece_count > 1) {
+            col_vec3 pmin, pmax;
+            col_piece_box_at(&c->pieces[i], xc, &pmin, &pmax);
+            g = col_box_gap(mmin, mmax, pmin, pmax, NULL);
+        }
+        if (g > 0.0) {
+            r.gap = g;
+        } else {
+            col_core core = col_piece_core(&c->pieces[i]);
+            col_mesh_convex_query(&m->mesh, xm, &core, xc, cache, &r);
+            iterations += r.iterations;
+            fallbacks += r.fallbacks;
+            if (r.colliding) {
+                *out = r;
+                out->iterations = iterations;
+                out->fallbacks = fallbacks;
+                return;
+            }
+        }
+        if (r.gap < best.gap) best = r;
+    }
+    *out = best;
+    out->colliding = false;
+    out->axis = col_v3(1, 0, 0);
+    out->iterations = iterations;
+    out->fallbacks = fallbacks;
+}
+
 void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geometry *a, const col_xform *xa,
                           const col_geometry *b, const col_xform *xb, col_np_scratch *scratch, col_np_result *out)
 {
+    if (col_shape_pair_is_mesh(a, b)) {
+        col_mesh_cache *mc = cache;
+        if (a->kind == COL_SHAPE_MESH && b->kind == COL_SHAPE_MESH) col_mesh_mesh_query(&a->mesh, xa, &b->mesh, xb, mc, out);
+        else if (a->kind == COL_SHAPE_MESH) mesh_convex(a, xa, b, xb, mc, out);
+        else mesh_convex(b, xb, a, xa, mc, out);
+        return;
+    }
     if (a->piece_count == 1 && b->piece_count == 1) {
         piece_query(be, cache, &a->pieces[0], xa, &b->pieces[0], xb, scratch, out);
         return;

@@ -30,10 +30,20 @@ double col_box_gap(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax, c
 /* The hull pieces' counts: what the backends' scratch is sized by (backend.h). */
 col_np_counts col_geometry_counts(const col_geometry *g);
 
-/* Decides geometries a and b at poses xa and xb with backend be (the cache is used only
- * for a pair of single hulls, and may be NULL; scratch as be->scratch_need of the hull
- * pieces' counts). Separated answers carry a certified gap, the smallest over the piece
- * pairs (each piece pair's gap, or its boxes' gap), so the schedule may sleep on it. */
+/* True when the pair's cache is a col_mesh_cache (narrowphase/mesh_collide.h), not the
+ * backend's: one of the two is a mesh. */
+static inline bool col_shape_pair_is_mesh(const col_geometry *a, const col_geometry *b)
+{
+    return a->kind == COL_SHAPE_MESH || b->kind == COL_SHAPE_MESH;
+}
+
+/* Decides geometries a and b at poses xa and xb with backend be. cache may be NULL; else
+ * for a pair of single hulls it is the backend's, for a pair with a mesh a
+ * col_mesh_cache, and otherwise unused. scratch as be->scratch_need of the hull pieces'
+ * counts. Separated answers carry a certified gap, the smallest over the piece pairs
+ * (each piece pair's gap, or its boxes' gap), so the schedule may sleep on it; a pair
+ * with a mesh: a lower bound on the distance (mesh_collide.h; its axis is no
+ * separating plane). Meshes are decided the same way for every backend. */
 void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geometry *a, const col_xform *xa,
                           const col_geometry *b, const col_xform *xb, col_np_scratch *scratch, col_np_result *out);
 

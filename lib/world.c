@@ -11,6 +11,7 @@
 
 #include "broadphase/sap.h"
 #include "lib/interframe.h"
+#include "narrowphase/mesh_collide.h"
 #include "lib/core/fnv.h"
 #include "lib/geometry_data.h"
 
@@ -109,7 +110,9 @@ col_status col_world_create(const col_world_def *def, col_world **out)
     col_id_pool_init(&w->shape_ids);
     col_id_pool_init(&w->body_ids);
     col_sleep_wheel_init(&w->sleep_queue);
-    col_pair_cache_init(&w->pair_cache, w->backend->cache_size);
+    /* A pair with a mesh keeps its witness triangles in the backend's part of its slot. */
+    size_t cache_bytes = w->backend->cache_size > sizeof(col_mesh_cache) ? w->backend->cache_size : sizeof(col_mesh_cache);
+    col_pair_cache_init(&w->pair_cache, cache_bytes);
     w->sap = col_sap_create(&w->alloc);
     if (w->sap == NULL) {
         col_world_destroy(w);

@@ -242,7 +242,7 @@ static bool takes_mutable_world(const char *call)
         "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
         "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
         "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",  "col_recorder_open",
-        "col_recorder_frame",
+        "col_recorder_frame",     "col_shape_create_mesh",
     };
     size_t n = strcspn(call, "( ");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -2939,6 +2939,280 @@ static void geometry_piece_null(fx *f)
     QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_piece(f->gbox, 0, NULL));
 }
 
+/* ---- meshes: col_shape_create_mesh and col_geometry_create_mesh ---- */
+
+/* A small mesh: a tetrahedron's four faces plus one triangle per extra vertex pair, over
+ * nv vertices (the first four a tetrahedron of size 1 at the origin). */
+enum { MESH_NV = 8, MESH_NT = 6 };
+static void mesh_fill(col_vec3 *v, uint32_t *t)
+{
+    const col_vec3 base[MESH_NV] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1},
+                                    {2, 2, 2}, {2, 3, 2}, {3, 2, 2}, {5, 5, 5}};
+    const uint32_t tri[3 * MESH_NT] = {0, 1, 2, 0, 1, 3, 0, 2, 3, 1, 2, 3, 4, 5, 6, 4, 4, 6};
+    memcpy(v, base, sizeof base);
+    memcpy(t, tri, sizeof tri);
+}
+
+/* The world call and the world-free call on the same def must both answer want (the
+ * world's hash unchanged and *out cleared on failure, a message naming the function). */
+static void mesh_both(fx *f, const col_mesh_def *def, col_status want, const char *needle, int line)
+{
+    col_shape_id s = {7, 7, 7};
+    fx_clear(f);
+    fx_status(f, want, col_shape_create_mesh(f->w, def, &s), "col_shape_create_mesh", line, true);
+    if (want != COL_OK) assert_true(col_shape_id_is_null(s));
+    if (want != COL_OK && needle != NULL && strstr(col_world_last_error(f->w), needle) == NULL)
+        fail_msg("line %d: message '%s' does not name '%s'", line, col_world_last_error(f->w), needle);
+    col_geometry *g = (col_geometry *)(void *)&f->err;
+    f->err.message[0] = '\0';
+    col_status got = col_geometry_create_mesh(&f->gh, def, &g, &f->err);
+    free_status(f, want, got, f->err.message, "col_geometry_create_mesh", line);
+    if (got != COL_OK && g != NULL) fail_msg("line %d: col_geometry_create_mesh left *out set", line);
+    col_geometry_destroy(got == COL_OK ? g : NULL);
+}
+
+/* Vertex i's coordinate k set to x (i = MESH_NV - 1 is used by no triangle: it still
+ * counts). */
+static void mesh_coordinate(fx *f, double x, col_status want)
+{
+    for (int i = 0; i < MESH_NV; i += 3)
+        for (int k = 0; k < 3; k++) {
+            col_vec3 v[MESH_NV];
+            uint32_t t[3 * MESH_NT];
+            mesh_fill(v, t);
+            double *c[3] = {&v[i].x, &v[i].y, &v[i].z};
+            *c[k] = x;
+            col_mesh_def def = col_default_mesh_def();
+            def.vertices = v;
+            def.vertex_count = MESH_NV;
+            def.indices = t;
+            def.triangle_count = MESH_NT;
+            mesh_both(f, &def, want, want == COL_OK ? NULL : "vertex", __LINE__);
+        }
+}
+
+static void mesh_create_nan(fx *f)
+{
+    mesh_coordinate(f, NAN, COL_ERR_NOT_FINITE);
+    mesh_coordinate(f, -NAN, COL_ERR_NOT_FINITE);
+}
+
+static void mesh_create_inf(fx *f)
+{
+    mesh_coordinate(f, INFINITY, COL_ERR_NOT_FINITE);
+    mesh_coordinate(f, -INFINITY, COL_ERR_NOT_FINITE);
+}
+
+static void mesh_create_huge(fx *f)
+{
+    mesh_coordinate(f, nextafter(COL_MAX_COORD, INFINITY), COL_ERR_NOT_FINITE);
+    mesh_coordinate(f, -2e15, COL_ERR_NOT_FINITE);
+    mesh_coordinate(f, DBL_MAX, COL_ERR_NOT_FINITE);
+    mesh_coordinate(f, COL_MAX_COORD, COL_OK);
+    mesh_coordinate(f, -COL_MAX_COORD, COL_OK);
+    /* a mesh spanning the whole range, in a body beside a box at the corner: updated and
+     * the pair decided (the box's corner lies on the mesh's long triangle's edge) */
+    col_vec3 v[3] = {{-COL_MAX_COORD, -COL_MAX_COORD, 0}, {COL_MAX_COORD, COL_MAX_COORD, 0}, {0, 0, 1}};
+    const uint32_t t[3] = {0, 1, 2};
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = 3;
+    def.indices = t;
+    def.triangle_count = 1;
+    col_shape_id s;
+    EXPECT(f, COL_OK, col_shape_create_mesh(f->w, &def, &s));
+    col_body_def bd = col_default_body_def();
+    bd.shape = s;
+    col_body_id m, bx;
+    EXPECT(f, COL_OK, col_body_create(f->w, &bd, &m));
+    bd.shape = f->box;
+    bd.pose = at(1e14 + 1, 1e14 + 1, -1); /* the box is 2 x 2 x 2: its top corner (1e14, 1e14, 0) */
+    EXPECT(f, COL_OK, col_body_create(f->w, &bd, &bx));
+    EXPECT(f, COL_OK, col_world_update(f->w));
+    col_pair_events ev = col_world_get_pair_events(f->w);
+    bool found = false;
+    for (int i = 0; i < ev.pair_count; i++)
+        found = found || ((col_body_id_equals(ev.pairs[i].a, m) || col_body_id_equals(ev.pairs[i].b, m)) &&
+                          (col_body_id_equals(ev.pairs[i].a, bx) || col_body_id_equals(ev.pairs[i].b, bx)));
+    HOLDS(f, found);
+}
+
+static void mesh_create_tiny(fx *f)
+{
+    mesh_coordinate(f, 5e-324, COL_OK);
+    mesh_coordinate(f, -5e-324, COL_OK);
+    mesh_coordinate(f, DBL_MIN, COL_OK);
+    mesh_coordinate(f, -0.0, COL_OK);
+    /* a mesh 1e-300 wide touching a sphere of radius 1e-300 exactly at a vertex: they collide */
+    col_vec3 v[3] = {{0, 0, 0}, {1e-300, 0, 0}, {0, 1e-300, 0}};
+    const uint32_t t[3] = {0, 1, 2};
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = 3;
+    def.indices = t;
+    def.triangle_count = 1;
+    col_geometry *g, *ball;
+    GMAKE(f, g, col_geometry_create_mesh(&f->gh, &def, &g, &f->err));
+    GMAKE(f, ball, col_geometry_create_sphere(&f->gh, 1e-300, &ball, &f->err));
+    bool hit = false;
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), ball, at(-1e-300, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, hit);
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), ball, at(-2e-300, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, !hit);
+    col_geometry_destroy(g);
+    col_geometry_destroy(ball);
+}
+
+static void mesh_create_count(fx *f)
+{
+    col_vec3 v[MESH_NV];
+    uint32_t t[3 * MESH_NT];
+    mesh_fill(v, t);
+    const int bad_nv[] = {0, -1, INT_MIN};
+    for (int k = 0; k < 3; k++) {
+        col_mesh_def def = col_default_mesh_def();
+        def.vertices = v;
+        def.vertex_count = bad_nv[k];
+        def.indices = t;
+        def.triangle_count = MESH_NT;
+        mesh_both(f, &def, COL_ERR_INVALID_ARGUMENT, NULL, __LINE__);
+    }
+    const int bad_nt[] = {0, -1, INT_MIN, COL_MAX_MESH_TRIANGLES + 1, INT_MAX};
+    for (int k = 0; k < 5; k++) {
+        col_mesh_def def = col_default_mesh_def();
+        def.vertices = v;
+        def.vertex_count = MESH_NV;
+        def.indices = t;
+        def.triangle_count = bad_nt[k];
+        mesh_both(f, &def, COL_ERR_INVALID_ARGUMENT, NULL, __LINE__);
+    }
+    /* indices at the vertex count, 2^31 and 2^32 - 1, in the first, a middle and the last triangle */
+    const uint32_t bad_index[] = {MESH_NV, 1u << 31, UINT32_MAX};
+    const int where[] = {0, 7, 3 * MESH_NT - 1};
+    for (int k = 0; k < 3; k++)
+        for (int w = 0; w < 3; w++) {
+            mesh_fill(v, t);
+            t[where[w]] = bad_index[k];
+            col_mesh_def def = col_default_mesh_def();
+            def.vertices = v;
+            def.vertex_count = MESH_NV;
+            def.indices = t;
+            def.triangle_count = MESH_NT;
+            mesh_both(f, &def, COL_ERR_INVALID_ARGUMENT, "triangle", __LINE__);
+        }
+    /* one vertex, one triangle (a point): accepted */
+    const uint32_t point[3] = {0, 0, 0};
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = 1;
+    def.indices = point;
+    def.triangle_count = 1;
+    mesh_both(f, &def, COL_OK, NULL, __LINE__);
+}
+
+static void mesh_create_null(fx *f)
+{
+    col_vec3 v[MESH_NV];
+    uint32_t t[3 * MESH_NT];
+    mesh_fill(v, t);
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = MESH_NV;
+    def.indices = t;
+    def.triangle_count = MESH_NT;
+    col_shape_id s = {7, 7, 7};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_mesh(NULL, &def, &s));
+    assert_true(col_shape_id_is_null(s));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_mesh(f->w, NULL, &s));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_shape_create_mesh(f->w, &def, NULL));
+    col_geometry *g;
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_mesh(&f->gh, NULL, &g, &f->err));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_create_mesh(&f->gh, &def, NULL, &f->err));
+    GEXPECT(f, COL_OK, g, col_geometry_create_mesh(NULL, &def, &g, NULL));
+    col_mesh_def d2 = def;
+    d2.vertices = NULL;
+    mesh_both(f, &d2, COL_ERR_INVALID_ARGUMENT, NULL, __LINE__);
+    d2 = def;
+    d2.indices = NULL;
+    mesh_both(f, &d2, COL_ERR_INVALID_ARGUMENT, NULL, __LINE__);
+    col_allocator half = {counting_malloc, NULL, &f->gca};
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, g, col_geometry_create_mesh(&half, &def, &g, &f->err));
+}
+
+/* Degenerate triangles are the points and segments they span: accepted, and decided. */
+static void mesh_create_degenerate(fx *f)
+{
+    /* every triangle degenerate: a point (i i i), a repeated index (a segment), collinear */
+    col_vec3 v[5] = {{0, 0, 0}, {1, 0, 0}, {2, 0, 0}, {0, 1, 0}, {0, 1, 0}};
+    const uint32_t t[9] = {0, 0, 0, 0, 1, 0, 0, 1, 2};
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = 5;
+    def.indices = t;
+    def.triangle_count = 3;
+    mesh_both(f, &def, COL_OK, NULL, __LINE__);
+    col_geometry *g;
+    GMAKE(f, g, col_geometry_create_mesh(&f->gh, &def, &g, &f->err));
+    bool hit;
+    /* the box [-1, 1]^3 at (3, 0, 1) touches the segment (0,0,0)..(2,0,0) at its end */
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), f->gbox, at(3, 0, 1), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, hit);
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), f->gbox, at(3.0000001, 0, 1), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, !hit);
+    /* the mesh against itself at one pose, and moved by its length along the segment */
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), g, at(0, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, hit);
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), g, at(2, 0, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, hit);
+    QEXPECT(f, COL_OK, col_geometry_overlap(g, at(0, 0, 0), g, at(2.5, 0.5, 0), COL_BACKEND_DEFAULT, f->scratch, &hit));
+    HOLDS(f, !hit);
+    col_shape_info info;
+    QEXPECT_NOMSG(f, COL_OK, col_geometry_get_info(g, &info));
+    HOLDS(f, info.kind == COL_SHAPE_MESH && info.triangle_count == 3 && info.volume == 0.0);
+    col_geometry_destroy(g);
+    /* a mesh is not a compound child */
+    col_mesh_def d2 = def;
+    GMAKE(f, g, col_geometry_create_mesh(&f->gh, &d2, &g, &f->err));
+    col_geometry *c;
+    GEXPECT(f, COL_ERR_INVALID_ARGUMENT, c,
+            col_geometry_create_compound(&f->gh, &(col_geometry_child){g, at(0, 0, 0)}, 1, &c, &f->err));
+    col_geometry_destroy(g);
+}
+
+static void mesh_create_other(fx *f)
+{
+    col_vec3 v[MESH_NV];
+    uint32_t t[3 * MESH_NT];
+    mesh_fill(v, t);
+    col_mesh_def def;
+    memset(&def, 0, sizeof def);
+    def.vertices = v;
+    def.vertex_count = MESH_NV;
+    def.indices = t;
+    def.triangle_count = MESH_NT;
+    mesh_both(f, &def, COL_ERR_DEF_UNINITIALIZED, "col_default_mesh_def", __LINE__);
+    def = col_default_mesh_def();
+    def.internal_cookie ^= 1;
+    mesh_both(f, &def, COL_ERR_DEF_UNINITIALIZED, NULL, __LINE__);
+}
+
+static void geometry_mesh_null(fx *f)
+{
+    col_mesh_view m;
+    memset(&m, 0x5a, sizeof m);
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_mesh(NULL, &m));
+    HOLDS(f, m.vertices == NULL && m.triangle_count == 0);
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_mesh(f->gbox, NULL));
+}
+
+static void geometry_mesh_other(fx *f)
+{
+    col_mesh_view m;
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_mesh(f->gbox, &m)); /* not a mesh */
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_get_mesh(f->gcombo, &m));
+    HOLDS(f, m.vertices == NULL && m.indices == NULL && m.source == NULL);
+}
+
 /* ---- col_geometry_overlap, col_geometry_distance, col_geometry_contact ---- */
 
 static bool all_zero(const void *p, size_t n)
@@ -3731,6 +4005,28 @@ static const cell cells[] = {
     T(col_geometry_get_piece, C_COUNT, geometry_piece_count),
     T(col_geometry_get_piece, C_NULL, geometry_piece_null),
     NA_ALL_BUT(col_geometry_get_piece, "takes a geometry, an index and an output"),
+    NA_ALL_BUT(col_default_mesh_def, NA_NOARG),
+    T(col_shape_create_mesh, C_NAN, mesh_create_nan),
+    T(col_shape_create_mesh, C_INF, mesh_create_inf),
+    T(col_shape_create_mesh, C_HUGE, mesh_create_huge),
+    T(col_shape_create_mesh, C_TINY, mesh_create_tiny),
+    T(col_shape_create_mesh, C_COUNT, mesh_create_count),
+    T(col_shape_create_mesh, C_NULL, mesh_create_null),
+    NA(col_shape_create_mesh, C_ID, NA_MAKESID),
+    T(col_shape_create_mesh, C_DEGEN, mesh_create_degenerate),
+    T(col_shape_create_mesh, C_OTHER, mesh_create_other),
+    T(col_geometry_create_mesh, C_NAN, mesh_create_nan),
+    T(col_geometry_create_mesh, C_INF, mesh_create_inf),
+    T(col_geometry_create_mesh, C_HUGE, mesh_create_huge),
+    T(col_geometry_create_mesh, C_TINY, mesh_create_tiny),
+    T(col_geometry_create_mesh, C_COUNT, mesh_create_count),
+    T(col_geometry_create_mesh, C_NULL, mesh_create_null),
+    NA(col_geometry_create_mesh, C_ID, NA_NOID_FREE),
+    T(col_geometry_create_mesh, C_DEGEN, mesh_create_degenerate),
+    T(col_geometry_create_mesh, C_OTHER, mesh_create_other),
+    T(col_geometry_get_mesh, C_NULL, geometry_mesh_null),
+    T(col_geometry_get_mesh, C_OTHER, geometry_mesh_other),
+    NA_ALL_BUT(col_geometry_get_mesh, "takes a geometry and an output"),
     NA_ALL_BUT(col_vec3_make, NA_VALUE),
     NA_ALL_BUT(col_quat_identity, NA_NOARG),
     NA_ALL_BUT(col_quat_mul, NA_VALUE),
@@ -3788,7 +4084,7 @@ static const char *const entries[] = {
     "col_status_string", "col_backend_name", "col_default_world_def", "col_world_create", "col_world_destroy",
     "col_world_update", "col_world_get_pair_events", "col_world_get_counters", "col_world_last_error",
     "col_world_hash", "col_shape_create_convex", "col_shape_create", "col_shape_create_box", "col_shape_create_sphere",
-    "col_shape_create_capsule", "col_shape_create_compound", "col_shape_get_geometry", "col_shape_destroy",
+    "col_shape_create_capsule", "col_shape_create_mesh", "col_shape_create_compound", "col_shape_get_geometry", "col_shape_destroy",
     "col_shape_is_valid", "col_shape_get_info",
     "col_shape_get_vertices", "col_default_body_def", "col_body_create", "col_body_destroy", "col_body_is_valid",
     "col_body_set_pose", "col_body_set_poses", "col_body_set_poses_fn", "col_body_get_pose",
@@ -3798,8 +4094,8 @@ static const char *const entries[] = {
     "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
     "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_create_hull",
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
-    "col_geometry_create_compound", "col_geometry_clone", "col_geometry_destroy", "col_geometry_get_info",
-    "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
+    "col_geometry_create_compound", "col_default_mesh_def", "col_geometry_create_mesh", "col_geometry_clone",
+    "col_geometry_destroy", "col_geometry_get_info", "col_geometry_get_mesh", "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
     "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
     "col_recorder_open", "col_recorder_frame", "col_recorder_close"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))

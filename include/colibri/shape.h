@@ -98,18 +98,17 @@ typedef struct col_mesh_def {
     const uint32_t *indices;   /* [3 * triangle_count] vertex numbers, triangle k is
                                   indices[3k .. 3k+3); copied */
     int triangle_count;        /* 1 .. COL_MAX_MESH_TRIANGLES */
-    int internal_value;        /* set by col_default_mesh_def; leave it */
+    int internal_cookie;       /* set by col_default_mesh_def; leave it */
 } col_mesh_def;
 
 #define COL_MAX_MESH_TRIANGLES (1 << 28)
 
 COL_API col_mesh_def col_default_mesh_def(void);
 
-/* Builds a mesh shape with its bounding-volume hierarchy (a 10^6-triangle mesh builds in
- * about a second: docs/meshes.md). Errors: INVALID_ARGUMENT (a def not from
- * col_default_mesh_def, NULL arrays, a count out of range, an index >= vertex_count;
- * the message names the first), NOT_FINITE (a vertex coordinate NaN, infinite or beyond
- * COL_MAX_COORD), OUT_OF_MEMORY. */
+/* Builds a mesh shape with its bounding-volume hierarchy (build times: docs/meshes.md).
+ * Errors: INVALID_ARGUMENT (NULL arrays, a count out of range, an index >= vertex_count;
+ * the message names the first), DEF_UNINITIALIZED (a def not from col_default_mesh_def),
+ * NOT_FINITE (a vertex coordinate NaN, infinite or beyond COL_MAX_COORD), OUT_OF_MEMORY. */
 COL_API col_status col_geometry_create_mesh(const col_allocator *allocator, const col_mesh_def *def,
                                             col_geometry **out, col_error *error);
 

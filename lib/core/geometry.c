@@ -280,7 +280,13 @@ col_status col_geom_compound(col_alloc *alloc, const col_geometry *const *childr
 {
     *out = NULL;
     long total = 0;
-    for (int i = 0; i < count; i++) total += children[i]->piece_count;
+    for (int i = 0; i < count; i++) {
+        if (children[i]->kind == COL_SHAPE_MESH) {
+            say(err, errlen, "child %d is a mesh: a compound holds convex pieces only (make the mesh its own body)", i);
+            return COL_ERR_INVALID_ARGUMENT;
+        }
+        total += children[i]->piece_count;
+    }
     if (total > COL_MAX_COMPOUND_PIECES) {
         say(err, errlen, "%ld pieces in all, more than COL_MAX_COMPOUND_PIECES %d", total, COL_MAX_COMPOUND_PIECES);
         return COL_ERR_INVALID_ARGUMENT;
@@ -316,9 +322,56 @@ col_status col_geom_compound(col_alloc *alloc, const col_geometry *const *childr
     return COL_OK;
 }
 
+/* A mesh's box, radius and centroid from its vertices (all of them: an unused vertex
+ * still counts for the radius, as docs/scenes.md says). */
+static void mesh_finish(col_geometry *g)
+{
+    const col_mesh *m = &g->mesh;
+    g->box_min = m->aabb_min;
+    g->box_max = m->aabb_max;
+    /* Rounded up like a round piece's bound (lib/schedule.c relies on it). */
+    g->radius = m->radius * (1.0 + 4.0 * DBL_EPSILON);
+    g->volume = 0.0;
+    g->centroid = col_scale(col_add(m->aabb_min, m->aabb_max), 0.5);
+}
+
+col_status col_geom_mesh(col_alloc *alloc, const col_vec3 *vertices, int nv, const uint32_t *indices, int nt,
+                         col_geometry **out, char *err, size_t errlen)
+{
+    *out = NULL;
+    col_geometry *g = col_alloc_zeroed(alloc, 1, sizeof *g);
+    if (g == NULL) {
+        say(err, errlen, "out of memory");
+        return COL_ERR_OUT_OF_MEMORY;
+    }
+    g->alloc = alloc;
+    g->kind = COL_SHAPE_MESH;
+    col_status st = col_mesh_build(alloc, vertices, nv, indices, nt, &g->mesh, err, errlen);
+    if (st != COL_OK) {
+        col_free_bytes(alloc, g, sizeof *g);
+        return st;
+    }
+    mesh_finish(g);
+    *out = g;
+    return COL_OK;
+}
+
 col_status col_geom_clone(col_alloc *alloc, const col_geometry *src, col_geometry **out)
 {
     *out = NULL;
+    if (src->kind == COL_SHAPE_MESH) {
+        col_geometry *g = col_alloc_zeroed(alloc, 1, sizeof *g);
+        if (g == NULL) return COL_ERR_OUT_OF_MEMORY;
+        g->alloc = alloc;
+        g->kind = COL_SHAPE_MESH;
+        if (col_mesh_copy(alloc, &src->mesh, &g->mesh) != COL_OK) {
+            col_free_bytes(alloc, g, sizeof *g);
+            return COL_ERR_OUT_OF_MEMORY;
+        }
+        mesh_finish(g);
+        *out = g;
+        return COL_OK;
+    }
     col_geometry *g = geom_new(alloc, src->piece_count);
     if (g == NULL) return COL_ERR_OUT_OF_MEMORY;
     g->kind = src->kind;
@@ -343,6 +396,7 @@ void col_geom_free(col_geometry *g)
     col_alloc *a = g->alloc;
     free_pieces(g, g->piece_count);
     col_free_bytes(a, g->pieces, (size_t)g->piece_count * sizeof(col_piece));
+    if (g->kind == COL_SHAPE_MESH) col_mesh_free(a, &g->mesh);
     if (a == &g->own) {
         /* A world-free geometry frees itself with a copy of its own counters. */
         col_alloc own = g->own;
@@ -380,8 +434,41 @@ void col_piece_box_at(const col_piece *p, const col_xform *xf, col_vec3 *min, co
     *max = col_v3(hi[0], hi[1], hi[2]);
 }
 
+/* A mesh's box at a pose from the eight corners of its local box: eight transforms a
+ * frame however many vertices it has (a 50 000-triangle knot would otherwise cost
+ * 25 000). Each world vertex R v + p, as col_xform_point computes it, lies in the
+ * transformed local box up to the rounding of that product and sum, which the slack
+ * covers (3 products and 3 sums of magnitude at most |R||v| + |p|: far below 1e-12 of
+ * it). */
+static void mesh_box_at(const col_mesh *m, const col_xform *xf, col_vec3 *min, col_vec3 *max)
+{
+    double lo[3], hi[3];
+    for (int i = 0; i < 8; i++) {
+        col_vec3 c = col_v3(i & 1 ? m->aabb_max.x : m->aabb_min.x, i & 2 ? m->aabb_max.y : m->aabb_min.y,
+                            i & 4 ? m->aabb_max.z : m->aabb_min.z);
+        col_vec3 w = col_xform_point(xf, c);
+        double v[3] = {w.x, w.y, w.z};
+        for (int a = 0; a < 3; a++) {
+            lo[a] = i == 0 ? v[a] : fmin(lo[a], v[a]);
+            hi[a] = i == 0 ? v[a] : fmax(hi[a], v[a]);
+        }
+    }
+    double size = col_max_abs(m->aabb_min) + col_max_abs(m->aabb_max);
+    for (int a = 0; a < 3; a++) {
+        double slack = 1e-12 * (fmax(fabs(lo[a]), fabs(hi[a])) + size) + DBL_MIN;
+        lo[a] -= slack;
+        hi[a] += slack;
+    }
+    *min = col_v3(lo[0], lo[1], lo[2]);
+    *max = col_v3(hi[0], hi[1], hi[2]);
+}
+
 void col_geometry_box_at(const col_geometry *g, const col_xform *xf, col_vec3 *min, col_vec3 *max)
 {
+    if (g->kind == COL_SHAPE_MESH) {
+        mesh_box_at(&g->mesh, xf, min, max);
+        return;
+    }
     if (g->kind == COL_SHAPE_HULL) { /* the common case, without the loop */
         col_hull_box_at(&g->pieces[0].hull, xf, min, max);
         return;
@@ -398,6 +485,12 @@ void col_geometry_box_at(const col_geometry *g, const col_xform *xf, col_vec3 *m
 uint64_t col_geometry_hash(const col_geometry *g, uint64_t h)
 {
     h = col_fnv1a(h, &g->kind, sizeof g->kind);
+    if (g->kind == COL_SHAPE_MESH) {
+        const col_mesh *m = &g->mesh;
+        h = col_fnv1a(h, m->vertices, (size_t)m->vertex_count * sizeof *m->vertices);
+        h = col_fnv1a(h, m->tris, (size_t)m->triangle_count * 3 * sizeof *m->tris);
+        return h;
+    }
     for (int i = 0; i < g->piece_count; i++) {
         const col_piece *p = &g->pieces[i];
         int n;

@@ -24,6 +24,7 @@
 #include "colibri/types.h"
 #include "lib/core/alloc.h"
 #include "lib/core/hull.h"
+#include "lib/core/mesh.h"
 #include "lib/core/vec.h"
 
 /* Backend data slots per piece: at least COL_BACKEND_COUNT. */
@@ -42,6 +43,9 @@ typedef struct col_piece {
     size_t np_bytes[COL_GEOM_NP_SLOTS];
 } col_piece;
 
+/* A MESH geometry has no pieces (piece_count 0, pieces NULL): its triangles and their
+ * hierarchy are in mesh (lib/core/mesh.h); volume 0 (a surface), centroid the middle of
+ * its box. */
 struct col_geometry {
     col_alloc *alloc;          /* where it lives: &own for a world-free geometry (lib/geometry.c
                                   moves the builder's allocator there), the world's for a shape */
@@ -53,6 +57,7 @@ struct col_geometry {
     double radius;             /* largest bound_radius */
     double volume;
     col_vec3 centroid;
+    col_mesh mesh;             /* MESH only */
 };
 
 /* The core points of a piece (hull vertices, or its ends) and their count. */
@@ -60,6 +65,12 @@ static inline const col_vec3 *col_piece_points(const col_piece *p, int *count)
 {
     *count = p->kind == COL_SHAPE_HULL ? p->hull.vertex_count : p->kind == COL_SHAPE_SPHERE ? 1 : 2;
     return p->kind == COL_SHAPE_HULL ? p->hull.vertices : p->ends;
+}
+
+/* True for a triangle mesh. */
+static inline bool col_geometry_is_mesh(const col_geometry *g)
+{
+    return g->kind == COL_SHAPE_MESH;
 }
 
 /* True for one hull piece (the backends' case). */
@@ -81,6 +92,10 @@ col_status col_geom_capsule(col_alloc *alloc, double half_height, double radius,
 /* children[i] at poses[i] (quaternions already checked and normalised by the caller). */
 col_status col_geom_compound(col_alloc *alloc, const col_geometry *const *children,
                              const col_transform *poses, int count, col_geometry **out, char *err, size_t errlen);
+/* The mesh of nv vertices and nt index triples (copied; lib/core/mesh.h says what is
+ * refused and how). */
+col_status col_geom_mesh(col_alloc *alloc, const col_vec3 *vertices, int nv, const uint32_t *indices, int nt,
+                         col_geometry **out, char *err, size_t errlen);
 /* A deep copy without the backend data. */
 col_status col_geom_clone(col_alloc *alloc, const col_geometry *g, col_geometry **out);
 /* Frees the pieces' hulls, backend data (np_bytes each) and the geometry. NULL ignored. */

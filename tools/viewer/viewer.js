@@ -62,8 +62,19 @@ function hullGeometry(piece) {
   return g;
 }
 
+function meshGeometry(piece) {
+  // a triangle soup, no orientation assumed: the materials are two-sided
+  const v = piece.vertices, t = piece.triangles, pos = [];
+  for (const idx of t) pos.push(v[3 * idx], v[3 * idx + 1], v[3 * idx + 2]);
+  const g = new THREE.BufferGeometry();
+  g.setAttribute('position', new THREE.Float32BufferAttribute(pos, 3));
+  g.computeVertexNormals();
+  return g;
+}
+
 function pieceGeometry(piece) {
   if (piece.kind === 'hull') return hullGeometry(piece);
+  if (piece.kind === 'mesh') return meshGeometry(piece);
   if (piece.kind === 'sphere') {
     const g = new THREE.SphereGeometry(piece.radius, 24, 16);
     g.translate(piece.center[0], piece.center[1], piece.center[2]);
@@ -104,11 +115,11 @@ const controls = new OrbitControls(camera, renderer.domElement);
 controls.addEventListener('change', () => render());
 
 const materials = {
-  body: new THREE.MeshLambertMaterial({ color: COLOURS.body }),
-  fixed: new THREE.MeshLambertMaterial({ color: COLOURS.fixed }),
-  pair: new THREE.MeshBasicMaterial({ color: COLOURS.pair }),
-  began: new THREE.MeshBasicMaterial({ color: COLOURS.began }),
-  ended: new THREE.MeshBasicMaterial({ color: COLOURS.ended }),
+  body: new THREE.MeshLambertMaterial({ color: COLOURS.body, side: THREE.DoubleSide }),
+  fixed: new THREE.MeshLambertMaterial({ color: COLOURS.fixed, side: THREE.DoubleSide }),
+  pair: new THREE.MeshBasicMaterial({ color: COLOURS.pair, side: THREE.DoubleSide }),
+  began: new THREE.MeshBasicMaterial({ color: COLOURS.began, side: THREE.DoubleSide }),
+  ended: new THREE.MeshBasicMaterial({ color: COLOURS.ended, side: THREE.DoubleSide }),
 };
 const edgeMaterial = new THREE.LineBasicMaterial({ color: 0x101010 });
 const pairLineMaterial = new THREE.LineBasicMaterial({ color: COLOURS.pair });
