@@ -203,3 +203,30 @@ void col_toi_convex(const col_geometry *a, const col_toi_motion *ma, const col_g
     }
     toi_finish(a, ma, b, mb, &r, s, out);
 }
+
+void col_toi_contact_at(const col_geometry *a, const col_toi_motion *ma, const col_geometry *b,
+                        const col_toi_motion *mb, double s, col_toi_result *out)
+{
+    *out = (col_toi_result){0};
+    col_xform xa = col_xform_from_transform(col_toi_pose_at(ma, s));
+    col_xform xb = col_xform_from_transform(col_toi_pose_at(mb, s));
+    toi_round r = {true, 0.0, 0, 0, col_v3(0.0, 0.0, 0.0)};
+    double best = INFINITY;
+    for (int i = 0; i < a->piece_count && best > 0.0; i++) {
+        col_core ca = piece_core(&a->pieces[i]);
+        for (int j = 0; j < b->piece_count && best > 0.0; j++) {
+            col_core cb = piece_core(&b->pieces[j]);
+            col_np_result q;
+            col_rounded_query(&ca, &xa, &cb, &xb, &q);
+            double g = q.colliding ? 0.0 : q.gap;
+            if (g < best) {
+                best = g;
+                r.pa = i;
+                r.pb = j;
+                r.axis = q.colliding ? col_v3(0.0, 0.0, 0.0) : q.axis;
+            }
+        }
+    }
+    toi_finish(a, ma, b, mb, &r, s, out);
+    out->iterations = 1;
+}

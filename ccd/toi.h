@@ -51,4 +51,11 @@ typedef struct col_toi_result {
 void col_toi_convex(const col_geometry *a, const col_toi_motion *ma, const col_geometry *b, const col_toi_motion *mb,
                     col_toi_result *out);
 
+/* The contact of a and b at s as col_toi_convex reports it (hit true, the normal and the
+ * points of the piece pair sharing a point, else of the least separated one), for a
+ * caller that knows they touch at s by another exact test (lib/continuous.c: the
+ * discrete pair lists at s = 0 and s = 1). */
+void col_toi_contact_at(const col_geometry *a, const col_toi_motion *ma, const col_geometry *b,
+                        const col_toi_motion *mb, double s, col_toi_result *out);
+
 #endif
