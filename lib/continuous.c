@@ -169,24 +169,6 @@ col_status col_continuous_prepare(col_world *w)
     return COL_OK;
 }
 
-/* Is (a, b) in a sorted pair list? With gen, the generations must match too (the list
- * of the previous update may name removed bodies). */
-static bool cc_in_list(const col_pair *list, int n, col_body_id a, col_body_id b, bool gen)
-{
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        const col_pair *q = &list[mid];
-        int c = q->a.index1 != a.index1 ? (q->a.index1 < a.index1 ? -1 : 1)
-                : q->b.index1 != b.index1 ? (q->b.index1 < b.index1 ? -1 : 1)
-                                          : 0;
-        if (c == 0) return !gen || (q->a.generation == a.generation && q->b.generation == b.generation);
-        if (c < 0) lo = mid + 1;
-        else hi = mid - 1;
-    }
-    return false;
-}
-
 typedef struct cc_ctx {
     const col_world *w;
     col_continuous_state *st;
@@ -214,9 +196,10 @@ static void cc_decide(const col_world *w, const col_continuous_state *st, const 
     col_toi_convex(ga, &ma, gb, &mb, &t);
     if (!t.hit) {
         const col_pair_array *now = col_results_current(&w->results), *before = col_results_previous(&w->results);
-        double s = cc_in_list(before->data, before->count, r->out.pair.a, r->out.pair.b, true)   ? 0.0
-                   : cc_in_list(now->data, now->count, r->out.pair.a, r->out.pair.b, false) ? 1.0
-                                                                                          : -1.0;
+        const col_body_id ia = r->out.pair.a, ib = r->out.pair.b;
+        double s = col_pair_list_contains(before->data, before->count, ia, ib, true) ? 0.0
+                   : col_pair_list_contains(now->data, now->count, ia, ib, false)    ? 1.0
+                                                                                      : -1.0;
         if (s < 0.0) return;
         col_toi_contact_at(ga, &ma, gb, &mb, s, &t);
         t.s = s;

@@ -19,6 +19,7 @@
 #include "../bench/scene.h"
 #include "colibri/query.h"
 #include "colibri/shape.h"
+#include "ccd_ref.h"
 
 typedef struct entry {
     int f;
@@ -40,31 +41,6 @@ static col_transform pose_at(const bench_scene *sc, int b, int f)
     return bench_scene_pose(sc, b, f);
 }
 
-static col_transform interp(col_transform x0, col_transform x1, double s)
-{
-    col_transform t;
-    t.p = col_vec3_make(x0.p.x + s * (x1.p.x - x0.p.x), x0.p.y + s * (x1.p.y - x0.p.y), x0.p.z + s * (x1.p.z - x0.p.z));
-    col_quat a = x0.q, b = x1.q;
-    double n0 = sqrt(a.x * a.x + a.y * a.y + a.z * a.z + a.w * a.w), n1 = sqrt(b.x * b.x + b.y * b.y + b.z * b.z + b.w * b.w);
-    a = (col_quat){a.x / n0, a.y / n0, a.z / n0, a.w / n0};
-    b = (col_quat){b.x / n1, b.y / n1, b.z / n1, b.w / n1};
-    double d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    if (d < 0) {
-        b = (col_quat){-b.x, -b.y, -b.z, -b.w};
-        d = -d;
-    }
-    double ka = 1 - s, kb = s;
-    if (d < 1 - 1e-12) {
-        double th = acos(d > 1 ? 1 : d);
-        ka = sin((1 - s) * th) / sin(th);
-        kb = sin(s * th) / sin(th);
-    }
-    col_quat q = {ka * a.x + kb * b.x, ka * a.y + kb * b.y, ka * a.z + kb * b.z, ka * a.w + kb * b.w};
-    double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    t.q = (col_quat){q.x / n, q.y / n, q.z / n, q.w / n};
-    return t;
-}
-
 typedef struct pair_ctx {
     col_geometry *ga, *gb;
     col_transform a0, a1, b0, b1;
@@ -74,7 +50,7 @@ typedef struct pair_ctx {
 static int touch(const pair_ctx *c, double s)
 {
     bool hit = false;
-    if (col_geometry_overlap(c->ga, interp(c->a0, c->a1, s), c->gb, interp(c->b0, c->b1, s), COL_BACKEND_REFERENCE,
+    if (col_geometry_overlap(c->ga, ccd_ref_pose(c->a0, c->a1, s), c->gb, ccd_ref_pose(c->b0, c->b1, s), COL_BACKEND_REFERENCE,
                              c->qs, &hit) != COL_OK) {
         fprintf(stderr, "ccd_truth: col_geometry_overlap failed: %s\n", col_query_scratch_last_error(c->qs));
         exit(2);
@@ -198,7 +174,7 @@ int main(int argc, char **argv)
                     extra++;
                     if (!fine_touch(&c, got->s, fmin(1.0, got->s + 1e-6))) {
                         col_distance_output d;
-                        col_geometry_distance(c.ga, interp(c.a0, c.a1, got->s), c.gb, interp(c.b0, c.b1, got->s), NULL,
+                        col_geometry_distance(c.ga, ccd_ref_pose(c.a0, c.a1, got->s), c.gb, ccd_ref_pose(c.b0, c.b1, got->s), NULL,
                                               qs, &d);
                         if (d.distance > 1e-9 * sc.room) {
                             fprintf(stderr, "ccd_truth: frame %d pair (%d, %d) at s %.17g: not confirmed (distance %g)\n",

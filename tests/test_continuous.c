@@ -11,6 +11,7 @@
 
 #include "colibri/colibri.h"
 #include "colibri/query.h"
+#include "ccd_ref.h"
 #include "test_util.h"
 
 static col_world *make_world(int workers)
@@ -38,30 +39,6 @@ static col_transform at(double x, double y, double z)
 {
     col_transform t = col_transform_identity();
     t.p = col_vec3_make(x, y, z);
-    return t;
-}
-
-/* The motion model written out from docs/ccd.md (position linear, slerp on the shorter
- * arc by the acos formula), independently of ccd/toi.c. */
-static col_transform ref_pose(col_transform x0, col_transform x1, double s)
-{
-    col_transform t;
-    t.p = col_vec3_make(x0.p.x + s * (x1.p.x - x0.p.x), x0.p.y + s * (x1.p.y - x0.p.y), x0.p.z + s * (x1.p.z - x0.p.z));
-    col_quat a = x0.q, b = x1.q;
-    double d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    if (d < 0) {
-        b = (col_quat){-b.x, -b.y, -b.z, -b.w};
-        d = -d;
-    }
-    double ka = 1 - s, kb = s;
-    if (d < 1 - 1e-12) {
-        double th = acos(d > 1 ? 1 : d);
-        ka = sin((1 - s) * th) / sin(th);
-        kb = sin(s * th) / sin(th);
-    }
-    col_quat q = {ka * a.x + kb * b.x, ka * a.y + kb * b.y, ka * a.z + kb * b.z, ka * a.w + kb * b.w};
-    double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    t.q = (col_quat){q.x / n, q.y / n, q.z / n, q.w / n};
     return t;
 }
 
@@ -261,7 +238,7 @@ static void test_plates_zero_tunneling(void **state)
                 double hi = -1;
                 for (int i = 0; i <= 4096 && hi < 0; i++) {
                     double s = i / 4096.0;
-                    col_transform c = ref_pose(pose[k], next[k], s);
+                    col_transform c = ccd_ref_pose(pose[k], next[k], s);
                     bool hit;
                     assert_int_equal(col_geometry_overlap(gp, x, gc, c, COL_BACKEND_REFERENCE, qs, &hit), COL_OK);
                     if (hit) hi = s;

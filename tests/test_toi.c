@@ -15,6 +15,7 @@
 
 #include "colibri/query.h"
 #include "colibri/shape.h"
+#include "ccd_ref.h"
 #include "test_util.h"
 
 #define REF_STEPS 4096
@@ -22,30 +23,6 @@
 static col_query_scratch *scratch;
 
 /* ---- the reference ---- */
-
-static col_transform ref_pose(col_transform x0, col_transform x1, double s)
-{
-    col_transform t;
-    t.p.x = x0.p.x + s * (x1.p.x - x0.p.x);
-    t.p.y = x0.p.y + s * (x1.p.y - x0.p.y);
-    t.p.z = x0.p.z + s * (x1.p.z - x0.p.z);
-    col_quat a = x0.q, b = x1.q;
-    double d = a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w;
-    if (d < 0.0) {
-        b.x = -b.x, b.y = -b.y, b.z = -b.z, b.w = -b.w;
-        d = -d;
-    }
-    double ka = 1.0 - s, kb = s;
-    if (d < 1.0 - 1e-12) {
-        double th = acos(d > 1.0 ? 1.0 : d);
-        ka = sin((1.0 - s) * th) / sin(th);
-        kb = sin(s * th) / sin(th);
-    }
-    col_quat q = {ka * a.x + kb * b.x, ka * a.y + kb * b.y, ka * a.z + kb * b.z, ka * a.w + kb * b.w};
-    double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-    t.q = (col_quat){q.x / n, q.y / n, q.z / n, q.w / n};
-    return t;
-}
 
 typedef struct ref_case {
     const col_geometry *a, *b;
@@ -55,7 +32,7 @@ typedef struct ref_case {
 static bool ref_touch(const ref_case *c, double s)
 {
     bool hit = false;
-    assert_int_equal(col_geometry_overlap(c->a, ref_pose(c->a0, c->a1, s), c->b, ref_pose(c->b0, c->b1, s),
+    assert_int_equal(col_geometry_overlap(c->a, ccd_ref_pose(c->a0, c->a1, s), c->b, ccd_ref_pose(c->b0, c->b1, s),
                                           COL_BACKEND_REFERENCE, scratch, &hit),
                      COL_OK);
     return hit;
@@ -120,7 +97,7 @@ static void check_case(const ref_case *c, const char *what, int n)
     /* A contact between the reference's substeps, or a graze within the tolerance. */
     if (!fine_touch(c, o.s, fmin(1.0, o.s + 1e-6))) {
         col_distance_output d;
-        assert_int_equal(col_geometry_distance(c->a, ref_pose(c->a0, c->a1, o.s), c->b, ref_pose(c->b0, c->b1, o.s),
+        assert_int_equal(col_geometry_distance(c->a, ccd_ref_pose(c->a0, c->a1, o.s), c->b, ccd_ref_pose(c->b0, c->b1, o.s),
                                                NULL, scratch, &d),
                          COL_OK);
         if (d.distance > 1e-9)
@@ -236,7 +213,7 @@ static void test_spheres_analytic(void **state)
             if (o.s > s_true + 1e-12 || o.s < s_true - 1e-6)
                 fail_msg("case %d: s %.17g, exact %.17g", n, o.s, s_true);
             /* the normal at contact points from a's centre toward b's */
-            col_transform pa = ref_pose(a0, a1, o.s), pb = ref_pose(b0, b1, o.s);
+            col_transform pa = ccd_ref_pose(a0, a1, o.s), pb = ccd_ref_pose(b0, b1, o.s);
             col_vec3 d = {pb.p.x - pa.p.x, pb.p.y - pa.p.y, pb.p.z - pa.p.z};
             double dl = sqrt(d.x * d.x + d.y * d.y + d.z * d.z);
             assert_true((d.x * o.normal.x + d.y * o.normal.y + d.z * o.normal.z) / dl > 1.0 - 1e-6);
