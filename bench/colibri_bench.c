@@ -556,7 +556,7 @@ static bool still_pairs(const bench_scene *sc, col_world *world, const col_shape
             }
         }
     free(sb);
-    if (ok)
+    if (ok && out->n > 1) /* out->v is NULL while no still pair touches: qsort wants a pointer */
         qsort(out->v, out->n, sizeof *out->v, pair_cmp);
     return ok;
 }
