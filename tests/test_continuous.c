@@ -74,6 +74,72 @@ static void test_plate_tunneling(void **state)
     }
 }
 
+/* Filters and life cycle: a disabled pair and a pair the groups keep apart are not listed;
+ * a removed body's pairs leave the list; the last continuous body removed empties it; a
+ * pair with a mesh is listed as swept_box_only while the swept boxes meet. */
+static void test_filters_and_removal(void **state)
+{
+    (void)state;
+    col_world *w = make_world(2);
+    col_shape_id plate, cube;
+    assert_int_equal(col_shape_create_box(w, col_vec3_make(1, 1, 0.005), &plate), COL_OK);
+    assert_int_equal(col_shape_create_box(w, col_vec3_make(0.05, 0.05, 0.05), &cube), COL_OK);
+    col_body_id p = add(w, plate, at(0, 0, 0), false, true);
+    col_body_id c1 = add(w, cube, at(0.2, 0.3, 1.0), true, false);
+    col_body_id c2 = add(w, cube, at(-0.2, 0.3, 1.0), true, false);
+    col_body_def d = col_default_body_def();
+    d.shape = cube;
+    d.pose = at(0.5, -0.3, 1.0);
+    d.continuous = true;
+    d.filter_group = 2;
+    d.filter_mask = 2; /* the plate is in group 1 */
+    col_body_id c3;
+    assert_int_equal(col_body_create(w, &d, &c3), COL_OK);
+    assert_int_equal(col_pair_set_enabled(w, p, c2, false), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_body_set_pose(w, c1, at(0.2, 0.3, -1.0)), COL_OK);
+    assert_int_equal(col_body_set_pose(w, c2, at(-0.2, 0.3, -1.0)), COL_OK);
+    assert_int_equal(col_body_set_pose(w, c3, at(0.5, -0.3, -1.0)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    col_pair_events ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.continuous_count, 1);
+    assert_true(ev.continuous[0].pair.a.index1 == p.index1 && ev.continuous[0].pair.b.index1 == c1.index1);
+    /* c1 removed, c2 and c3 back up through the plate: none listed (c2 disabled, c3 filtered) */
+    assert_int_equal(col_body_destroy(w, c1), COL_OK);
+    assert_int_equal(col_body_set_pose(w, c2, at(-0.2, 0.3, 1.0)), COL_OK);
+    assert_int_equal(col_body_set_pose(w, c3, at(0.5, -0.3, 1.0)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_world_get_pair_events(w).continuous_count, 0);
+    /* a mesh triangle under the path of a continuous sphere: swept boxes only */
+    col_vec3 v[3] = {{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}};
+    uint32_t idx[3] = {0, 1, 2};
+    col_mesh_def md = col_default_mesh_def();
+    md.vertices = v;
+    md.vertex_count = 3;
+    md.indices = idx;
+    md.triangle_count = 1;
+    col_shape_id mesh, ball;
+    assert_int_equal(col_shape_create_mesh(w, &md, &mesh), COL_OK);
+    assert_int_equal(col_shape_create_sphere(w, 0.05, &ball), COL_OK);
+    add(w, mesh, at(5, 5, 5), false, true);
+    col_body_id b = add(w, ball, at(5, 5, 6), true, false);
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_body_set_pose(w, b, at(5, 5, 4)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.continuous_count, 1);
+    assert_true(ev.continuous[0].swept_box_only && ev.continuous[0].s == 0.0);
+    /* the continuous bodies removed: nothing */
+    assert_int_equal(col_body_destroy(w, b), COL_OK);
+    assert_int_equal(col_body_destroy(w, c2), COL_OK);
+    assert_int_equal(col_body_destroy(w, c3), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    ev = col_world_get_pair_events(w);
+    assert_int_equal(ev.continuous_count, 0);
+    assert_null(ev.continuous);
+    col_world_destroy(w);
+}
+
 /* A random scene: n bodies of every convex kind, each at a random pose at two updates. */
 typedef struct scene {
     col_world *w;
@@ -312,7 +378,7 @@ static void test_no_allocation_when_warm(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_plate_tunneling),       cmocka_unit_test(test_brute_force),
+        cmocka_unit_test(test_plate_tunneling), cmocka_unit_test(test_filters_and_removal),       cmocka_unit_test(test_brute_force),
         cmocka_unit_test(test_plates_zero_tunneling), cmocka_unit_test(test_workers),
         cmocka_unit_test(test_no_allocation_when_warm),
     };

@@ -416,6 +416,53 @@ static void test_grazing(void **state)
     col_geometry_destroy(sb);
 }
 
+/* Scale: the same random cases shrunk by 1e-3 and grown by 1e3 (sizes, positions and
+ * paths; the rotations unchanged) give the same hit and s within 2e-6 (each answer is
+ * within 1e-6 before the first contact, which does not depend on the scale). */
+static col_geometry *scaled_hull(uint64_t seed, double k)
+{
+    rng_reseed(seed);
+    col_vec3 p[12];
+    for (int i = 0; i < 12; i++) p[i] = (col_vec3){k * gauss(), k * gauss(), 0.3 * k * gauss()};
+    col_geometry *g = NULL;
+    assert_int_equal(col_geometry_create_hull(NULL, p, 12, &g, NULL), COL_OK);
+    return g;
+}
+
+static void test_scale_invariance(void **state)
+{
+    (void)state;
+    rng_seed(0x70104, "scale_invariance");
+    int hits = 0;
+    for (int n = 0; n < 60; n++) {
+        uint64_t seed = rng_next();
+        col_vec3 pa = rand_vec(2.5), pb = rand_vec(2.5), da = rand_vec(5.0), db = rand_vec(5.0);
+        col_quat qa = random_quat(), qb = random_quat(), qa1 = quat_turn(qa, urange(0, 3)), qb1 = quat_turn(qb, urange(0, 3));
+        const double scale[3] = {1.0, 1e-3, 1e3};
+        col_toi_output o[3];
+        for (int k = 0; k < 3; k++) {
+            double c = scale[k];
+            uint64_t keep = rng_state;
+            col_geometry *a = scaled_hull(seed, c), *b = scaled_hull(seed + 1, c);
+            rng_state = keep;
+            col_transform a0 = {{c * pa.x, c * pa.y, c * pa.z}, qa}, b0 = {{c * pb.x, c * pb.y, c * pb.z}, qb};
+            col_transform a1 = {{c * (pa.x + da.x), c * (pa.y + da.y), c * (pa.z + da.z)}, qa1};
+            col_transform b1 = {{c * (pb.x + db.x), c * (pb.y + db.y), c * (pb.z + db.z)}, qb1};
+            assert_int_equal(col_geometry_toi(a, a0, a1, b, b0, b1, scratch, &o[k]), COL_OK);
+            col_geometry_destroy(a);
+            col_geometry_destroy(b);
+        }
+        for (int k = 1; k < 3; k++) {
+            if (o[k].hit != o[0].hit) fail_msg("case %d: scale %g hit %d, scale 1 hit %d", n, scale[k], o[k].hit, o[0].hit);
+            if (o[0].hit && fabs(o[k].s - o[0].s) > 2e-6)
+                fail_msg("case %d: scale %g s %.17g, scale 1 s %.17g", n, scale[k], o[k].s, o[0].s);
+        }
+        hits += o[0].hit;
+    }
+    print_message("scale: %d of 60 cases hit\n", hits);
+    assert_true(hits > 10 && hits < 50);
+}
+
 /* Bad input: NULLs, meshes, non-finite and non-unit poses; *out zeroed. */
 static void test_bad_input(void **state)
 {
@@ -463,7 +510,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_spheres_analytic),   cmocka_unit_test(test_random_against_reference),
         cmocka_unit_test(test_pure_rotation),      cmocka_unit_test(test_thin_plates),
-        cmocka_unit_test(test_start_touching),     cmocka_unit_test(test_grazing),     cmocka_unit_test(test_bad_input),
+        cmocka_unit_test(test_start_touching),     cmocka_unit_test(test_grazing), cmocka_unit_test(test_scale_invariance),     cmocka_unit_test(test_bad_input),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
