@@ -211,7 +211,8 @@ void col_toi_contact_at(const col_geometry *a, const col_toi_motion *ma, const c
     col_xform xa = col_xform_from_transform(col_toi_pose_at(ma, s));
     col_xform xb = col_xform_from_transform(col_toi_pose_at(mb, s));
     toi_round r = {true, 0.0, 0, 0, col_v3(0.0, 0.0, 0.0)};
-    double best = INFINITY;
+    /* One piece each: nothing to choose (and the contact needs no decision). */
+    double best = a->piece_count == 1 && b->piece_count == 1 ? 0.0 : INFINITY;
     for (int i = 0; i < a->piece_count && best > 0.0; i++) {
         col_core ca = piece_core(&a->pieces[i]);
         for (int j = 0; j < b->piece_count && best > 0.0; j++) {

@@ -11,11 +11,12 @@
  * boxes of the current poses only, and this one runs only while some body is
  * continuous, so the discrete mode pays nothing for it.
  *
- * Decisions. Each candidate gets the time of impact of ccd/toi.h (exact decisions at
- * the instants it looks at, never late). The discrete lists are exact at s = 0 and
- * s = 1, and the two may differ within rounding of touching: a pair in the previous
- * update's list counts as touching at 0, one in this update's at 1, so the continuous
- * list holds both lists' pairs of continuous bodies. Pairs with a mesh (no time of
+ * Decisions. The discrete lists are exact at s = 0 and s = 1: a pair in the previous
+ * update's list touched at 0 (no search; only its contact is computed). Any other
+ * candidate gets the time of impact of ccd/toi.h (exact decisions at the instants it
+ * looks at, never late); the two exact tests may differ within rounding of touching, so
+ * a pair it calls apart that this update's list holds is reported at 1. The continuous
+ * list thus holds both lists' pairs of continuous bodies. Pairs with a mesh (no time of
  * impact until C2A) are reported when their swept boxes meet, marked swept_box_only.
  *
  * Determinism. Candidates come from the sweep over boxes sorted by (x, slot), each is
@@ -174,7 +175,9 @@ typedef struct cc_ctx {
     col_continuous_state *st;
 } cc_ctx;
 
-/* One candidate: the time of impact, or the discrete lists' word at s = 0 and 1. */
+/* One candidate: s = 0 if the previous update listed the pair, else the time of impact,
+ * or s = 1 if this update lists it (the two exact tests may differ within rounding of
+ * touching). */
 static void cc_decide(const col_world *w, const col_continuous_state *st, const cc_cand *c, cc_rec *r)
 {
     const col_body_rec *A = &w->bodies[c->a], *B = &w->bodies[c->b];
@@ -192,17 +195,18 @@ static void cc_decide(const col_world *w, const col_continuous_state *st, const 
     col_toi_motion ma, mb;
     col_toi_motion_init(&ma, a0, a1);
     col_toi_motion_init(&mb, b0, b1);
+    /* Touching at the previous update (its exact list says so): s = 0 without a search. */
+    const col_pair_array *now = col_results_current(&w->results), *before = col_results_previous(&w->results);
+    const col_body_id ia = r->out.pair.a, ib = r->out.pair.b;
     col_toi_result t;
-    col_toi_convex(ga, &ma, gb, &mb, &t);
-    if (!t.hit) {
-        const col_pair_array *now = col_results_current(&w->results), *before = col_results_previous(&w->results);
-        const col_body_id ia = r->out.pair.a, ib = r->out.pair.b;
-        double s = col_pair_list_contains(before->data, before->count, ia, ib, true) ? 0.0
-                   : col_pair_list_contains(now->data, now->count, ia, ib, false)    ? 1.0
-                                                                                      : -1.0;
-        if (s < 0.0) return;
-        col_toi_contact_at(ga, &ma, gb, &mb, s, &t);
-        t.s = s;
+    if (col_pair_list_contains(before->data, before->count, ia, ib, true)) {
+        col_toi_contact_at(ga, &ma, gb, &mb, 0.0, &t);
+    } else {
+        col_toi_convex(ga, &ma, gb, &mb, &t);
+        if (!t.hit) {
+            if (!col_pair_list_contains(now->data, now->count, ia, ib, false)) return;
+            col_toi_contact_at(ga, &ma, gb, &mb, 1.0, &t); /* touching now within rounding */
+        }
     }
     r->hit = 1;
     r->out.s = t.s;
