@@ -212,8 +212,8 @@ int main(int argc, char **argv)
     col_alloc_init(&alloc, NULL);
     static const char *names[3] = {"knot-knot", "bumpy-bumpy", "soup-knot"};
     printf("mesh-distance: seed %" PRIu64 ", %d queries per pair, ~%d triangles per mesh\n", seed, queries, tris);
-    printf("%-12s %7s %7s %12s %12s %9s %10s %10s %10s\n", "pair", "tris_a", "tris_b", "ours_us", "brute_ms", "ratio",
-           "node_pairs", "tri_pairs", "zero");
+    printf("%-12s %7s %7s %10s %10s %9s %10s %10s %10s %10s %10s %7s\n", "pair", "tris_a", "tris_b", "ours_us",
+           "brute_ms", "ratio", "node_pairs", "tri_pairs", "obb_us", "obb_nodes", "obb_tris", "zero");
     for (int p = 0; p < 3; p++) {
         soup sa, sb;
         if (p == 0) make_knot(&sa, tris), make_knot(&sb, tris);
@@ -231,8 +231,13 @@ int main(int argc, char **argv)
             write_soup(f, &sa);
             write_soup(f, &sb);
         }
-        double t_ours = 0, t_brute = 0;
-        long leaves = 0, nodes = 0;
+        double t_ours = 0, t_brute = 0, t_obb = 0;
+        long leaves = 0, nodes = 0, obb_leaves = 0, obb_nodes = 0;
+        /* The layout experiment: oriented boxes per node (docs/meshes.md "Distance"). */
+        col_mesh_obb *oa = malloc((size_t)ma.node_count * sizeof *oa), *ob = malloc((size_t)mb.node_count * sizeof *ob);
+        if (oa == NULL || ob == NULL) return 1;
+        col_mesh_fit_obbs(&ma, oa);
+        col_mesh_fit_obbs(&mb, ob);
         int zero = 0, nb = 0;
         for (int q = 0; q < queries; q++) {
             col_transform pa = rand_pose(col_v3(0, 0, 0));
@@ -250,6 +255,22 @@ int main(int argc, char **argv)
                 t1 = now();
             } while (t1 - t0 < 2e-3);
             t_ours += (t1 - t0) / reps;
+            col_mesh_closest ro;
+            reps = 0;
+            t0 = now();
+            do {
+                col_mesh_mesh_distance_obb(&ma, &xa, oa, &mb, &xb, ob, &ro);
+                reps++;
+                t1 = now();
+            } while (t1 - t0 < 2e-3);
+            t_obb += (t1 - t0) / reps;
+            obb_leaves += ro.leaf_pairs;
+            obb_nodes += ro.node_pairs;
+            if (ro.distance != r.distance) {
+                fprintf(stderr, "mesh-distance: %s query %d: boxes %.17g, oriented boxes %.17g\n", names[p], q,
+                        r.distance, ro.distance);
+                return 1;
+            }
             leaves += r.leaf_pairs;
             nodes += r.node_pairs;
             zero += r.distance == 0.0;
@@ -270,9 +291,12 @@ int main(int argc, char **argv)
                         pb.q.y, pb.q.z, r.distance);
         }
         double ours = t_ours / queries, br = nb > 0 ? t_brute / nb : NAN;
-        printf("%-12s %7d %7d %12.2f %12.2f %9.0f %10.1f %10.1f %7d/%d\n", names[p], ma.triangle_count,
-               mb.triangle_count, ours * 1e6, br * 1e3, br / ours, (double)nodes / queries, (double)leaves / queries,
-               zero, queries);
+        printf("%-12s %7d %7d %10.2f %10.2f %9.0f %10.1f %10.1f %10.2f %10.1f %10.1f %4d/%d\n", names[p],
+               ma.triangle_count, mb.triangle_count, ours * 1e6, br * 1e3, br / ours, (double)nodes / queries,
+               (double)leaves / queries, t_obb / queries * 1e6, (double)obb_nodes / queries,
+               (double)obb_leaves / queries, zero, queries);
+        free(oa);
+        free(ob);
         col_mesh_free(&alloc, &ma);
         col_mesh_free(&alloc, &mb);
         free(sa.v), free(sa.t), free(sb.v), free(sb.t);

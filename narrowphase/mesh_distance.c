@@ -61,12 +61,52 @@ static double carried_gap(const col_mesh_node *x, const col_mesh_node *y, const 
     return box_gap(x->min, x->max, cw, hw);
 }
 
-/* Lower bound for node pair (na of a, nb of b): b's box boxed in a's frame, and a's box
- * boxed in b's frame; each gap is a lower bound, so the larger is too. */
-static double node_bound(const col_mesh_node *na, const col_mesh_node *nb, const rel_frame f[2], double margin)
+/* What a node pair's bound needs: the two hierarchies, each frame in the other's, the
+ * optional oriented boxes, the rounding margin. */
+typedef struct pair_bounds {
+    const col_mesh *a, *b;
+    rel_frame f[2]; /* b's frame in a's, a's in b's */
+    const col_mesh_obb *oa, *ob;
+    double margin;
+} pair_bounds;
+
+static col_mat3 mat_mul(const col_mat3 *x, const col_mat3 *y)
 {
-    double g1 = carried_gap(na, nb, &f[0]), g2 = carried_gap(nb, na, &f[1]);
-    return (g1 > g2 ? g1 : g2) - margin;
+    col_mat3 r;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            r.m[3 * i + j] = x->m[3 * i] * y->m[j] + x->m[3 * i + 1] * y->m[3 + j] + x->m[3 * i + 2] * y->m[6 + j];
+    return r;
+}
+
+/* The gap of oriented box x and the box of oriented box y carried into x's box frame
+ * (y's mesh frame to x's by f). */
+static double obb_carried_gap(const col_mesh_obb *x, const col_mesh_obb *y, const rel_frame *f)
+{
+    col_mat3 xf = mat_mul(&x->R, &f->R), m;
+    for (int i = 0; i < 3; i++) /* m = xf y.R^T: y's box axes in x's box frame */
+        for (int j = 0; j < 3; j++)
+            m.m[3 * i + j] = fabs(xf.m[3 * i] * y->R.m[3 * j] + xf.m[3 * i + 1] * y->R.m[3 * j + 1] +
+                                  xf.m[3 * i + 2] * y->R.m[3 * j + 2]);
+    col_vec3 t = col_mat3_mul(&x->R, col_sub(col_add(col_mat3_mul(&f->R, y->c), f->p), x->c));
+    return box_gap(col_neg(x->h), x->h, t, col_mat3_mul(&m, y->h));
+}
+
+/* Lower bound for node pair (ia of a, ib of b): each node's box against the other's
+ * carried into its frame and boxed there, both ways (each gap is a lower bound, so the
+ * larger is too); with oriented boxes, the same on those. */
+static double pair_bound(const pair_bounds *pb, int32_t ia, int32_t ib)
+{
+    double g1 = carried_gap(&pb->a->nodes[ia], &pb->b->nodes[ib], &pb->f[0]);
+    double g2 = carried_gap(&pb->b->nodes[ib], &pb->a->nodes[ia], &pb->f[1]);
+    double g = g1 > g2 ? g1 : g2;
+    if (pb->oa != NULL) {
+        g1 = obb_carried_gap(&pb->oa[ia], &pb->ob[ib], &pb->f[0]);
+        g2 = obb_carried_gap(&pb->ob[ib], &pb->oa[ia], &pb->f[1]);
+        g = g > g1 ? g : g1;
+        g = g > g2 ? g : g2;
+    }
+    return g - pb->margin;
 }
 
 static double node_size2(const col_mesh_node *n) { return col_len2(col_sub(n->max, n->min)); }
@@ -131,12 +171,12 @@ typedef struct pair_item {
 typedef double (*leaf_pair_fn)(void *ctx, const col_mesh_node *la, const col_mesh_node *lb);
 
 /* Pairs of nodes whose bound is below *limit (strictly), nearer pair first. */
-static void traverse_pair(const col_mesh *a, const col_mesh *b, const rel_frame f[2], double margin, double limit,
-                          leaf_pair_fn leaf, void *ctx, int32_t *node_pairs)
+static void traverse_pair(const pair_bounds *pb, double limit, leaf_pair_fn leaf, void *ctx, int32_t *node_pairs)
 {
+    const col_mesh *a = pb->a, *b = pb->b;
     pair_item stack[4 * COL_MESH_MAX_DEPTH + 8];
     int top = 0;
-    stack[top++] = (pair_item){0, 0, node_bound(&a->nodes[0], &b->nodes[0], f, margin)};
+    stack[top++] = (pair_item){0, 0, pair_bound(pb, 0, 0)};
     *node_pairs = 1;
     while (top > 0) {
         pair_item it = stack[--top];
@@ -150,11 +190,11 @@ static void traverse_pair(const col_mesh *a, const col_mesh *b, const rel_frame 
         int split_a = nb->count > 0 || (na->count == 0 && node_size2(na) >= node_size2(nb));
         pair_item c0, c1;
         if (split_a) {
-            c0 = (pair_item){na->child, it.nb, node_bound(&a->nodes[na->child], nb, f, margin)};
-            c1 = (pair_item){na->child + 1, it.nb, node_bound(&a->nodes[na->child + 1], nb, f, margin)};
+            c0 = (pair_item){na->child, it.nb, pair_bound(pb, na->child, it.nb)};
+            c1 = (pair_item){na->child + 1, it.nb, pair_bound(pb, na->child + 1, it.nb)};
         } else {
-            c0 = (pair_item){it.na, nb->child, node_bound(na, &b->nodes[nb->child], f, margin)};
-            c1 = (pair_item){it.na, nb->child + 1, node_bound(na, &b->nodes[nb->child + 1], f, margin)};
+            c0 = (pair_item){it.na, nb->child, pair_bound(pb, it.na, nb->child)};
+            c1 = (pair_item){it.na, nb->child + 1, pair_bound(pb, it.na, nb->child + 1)};
         }
         *node_pairs += 2;
         /* The nearer child goes on top, so it is refined first. */
@@ -240,6 +280,26 @@ static double mesh_size(const col_mesh *m, const col_xform *x) { return col_max_
 
 /* ---- distance ---- */
 
+static void closest_init(col_mesh_closest *out)
+{
+    memset(out, 0, sizeof *out);
+    out->distance = INFINITY;
+    out->tri_a = out->tri_b = -1;
+}
+
+/* One more leaf pair evaluated: kept if nearer than the best so far. */
+static void offer_closest(col_mesh_closest *out, double d, col_vec3 pa, col_vec3 pb, int32_t ta, int32_t tb)
+{
+    out->leaf_pairs++;
+    if (d < out->distance) {
+        out->distance = d;
+        out->point_a = pa;
+        out->point_b = pb;
+        out->tri_a = ta;
+        out->tri_b = tb;
+    }
+}
+
 /* The world data of a leaf's triangles, kept in a small direct-mapped cache per side:
  * the traversal meets the same leaf against many leaves of the other side in a row. */
 #define LEAF_CACHE 16
@@ -291,25 +351,17 @@ static double mm_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node *
             if (!(plane_gap(db->w[j], db->n[j], da->w[i]) - ctx->margin < out->distance)) continue;
             col_vec3 pa, pb;
             double d = col_tri_distance(da->w[i], db->w[j], &pa, &pb);
-            out->leaf_pairs++;
-            if (d < out->distance) {
-                out->distance = d;
-                out->point_a = pa;
-                out->point_b = pb;
-                out->tri_a = la->child + i;
-                out->tri_b = lb->child + j;
-            }
+            offer_closest(out, d, pa, pb, la->child + i, lb->child + j);
         }
     return out->distance > 0.0 ? out->distance : -INFINITY;
 }
 
-void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
-                            col_mesh_closest *out)
+void col_mesh_mesh_distance_obb(const col_mesh *a, const col_xform *xa, const col_mesh_obb *oa, const col_mesh *b,
+                                const col_xform *xb, const col_mesh_obb *ob, col_mesh_closest *out)
 {
-    memset(out, 0, sizeof *out);
-    out->distance = INFINITY;
-    out->tri_a = out->tri_b = -1;
-    rel_frame f[2] = {relative(xa, xb), relative(xb, xa)};
+    if (oa == NULL || ob == NULL) oa = ob = NULL;
+    closest_init(out);
+    pair_bounds pb = {a, b, {relative(xa, xb), relative(xb, xa)}, oa, ob, 0.0};
     mm_ctx ctx;
     ctx.a = a;
     ctx.b = b;
@@ -319,7 +371,8 @@ void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_me
     ctx.margin = rounding_margin(mesh_size(a, xa) + mesh_size(b, xb));
     for (int i = 0; i < LEAF_CACHE; i++) ctx.cache_a[i].node = ctx.cache_b[i].node = -1;
     int32_t np;
-    traverse_pair(a, b, f, ctx.margin, INFINITY, mm_leaf, &ctx, &np);
+    pb.margin = ctx.margin;
+    traverse_pair(&pb, INFINITY, mm_leaf, &ctx, &np);
     out->node_pairs = np;
 }
 
@@ -373,13 +426,7 @@ static double mc_leaf(void *vctx, const col_mesh_node *leaf)
         if (!(box_gap(lo, hi, ctx->cc, ctx->ch) - ctx->margin < out->distance)) continue;
         col_vec3 pa, pb;
         double d = col_tri_convex_distance(w[i], ctx->c, ctx->xc, &pa, &pb);
-        out->leaf_pairs++;
-        if (d < out->distance) {
-            out->distance = d;
-            out->point_a = pa;
-            out->point_b = pb;
-            out->tri_a = leaf->child + i;
-        }
+        offer_closest(out, d, pa, pb, leaf->child + i, -1);
     }
     return out->distance > 0.0 ? out->distance : -INFINITY;
 }
@@ -387,9 +434,7 @@ static double mc_leaf(void *vctx, const col_mesh_node *leaf)
 void col_mesh_convex_distance(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
                               col_mesh_closest *out)
 {
-    memset(out, 0, sizeof *out);
-    out->distance = INFINITY;
-    out->tri_a = out->tri_b = -1;
+    closest_init(out);
     col_vec3 cmin, cmax;
     double csize;
     convex_box(xm, c, xc, &cmin, &cmax, &csize);
@@ -591,7 +636,7 @@ static double mmc_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node 
             }
             add_candidate(&ctx->set, &c);
         }
-    return ctx->margin;
+    return nextafter(ctx->margin, INFINITY); /* pairs with bound <= margin go on */
 }
 
 void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
@@ -599,7 +644,6 @@ void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mes
 {
     memset(out, 0, sizeof *out);
     out->tri_a = out->tri_b = -1;
-    rel_frame f[2] = {relative(xa, xb), relative(xb, xa)};
     mmc_ctx ctx;
     ctx.a = a;
     ctx.b = b;
@@ -611,7 +655,8 @@ void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mes
     ctx.rounding = rm;
     int32_t np;
     /* Pairs with bound <= margin are visited: the limit is just above it. */
-    traverse_pair(a, b, f, rm, nextafter(margin, INFINITY), mmc_leaf, &ctx, &np);
+    pair_bounds pb = {a, b, {relative(xa, xb), relative(xb, xa)}, NULL, NULL, rm};
+    traverse_pair(&pb, nextafter(margin, INFINITY), mmc_leaf, &ctx, &np);
     finish_contact(&ctx.set, out);
 }
 
@@ -716,7 +761,7 @@ static double mcc_leaf(void *vctx, const col_mesh_node *leaf)
         add_candidate(&ctx->set, &c);
         face_points(ctx, w[i], &c);
     }
-    return ctx->margin;
+    return nextafter(ctx->margin, INFINITY); /* pairs with bound <= margin go on */
 }
 
 void col_mesh_convex_contact(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
@@ -739,4 +784,96 @@ void col_mesh_convex_contact(const col_mesh *m, const col_xform *xm, const col_c
     int32_t np;
     traverse_one(m, cmin, cmax, rm, nextafter(margin, INFINITY), mcc_leaf, &ctx, &np);
     finish_contact(&ctx.set, out);
+}
+
+void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                            col_mesh_closest *out)
+{
+    col_mesh_mesh_distance_obb(a, xa, NULL, b, xb, NULL, out);
+}
+
+/* ---- oriented boxes per node (the layout experiment) ---- */
+
+/* Eigenvectors of the symmetric a (cyclic Jacobi, Golub and Van Loan 8.5), as the rows of
+ * *v: orthonormal to rounding. */
+static void jacobi3(double a[3][3], col_mat3 *v)
+{
+    double e[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    for (int sweep = 0; sweep < 32; sweep++) {
+        double off = fabs(a[0][1]) + fabs(a[0][2]) + fabs(a[1][2]);
+        if (off <= 1e-30 * (fabs(a[0][0]) + fabs(a[1][1]) + fabs(a[2][2])) || off == 0.0) break;
+        for (int p = 0; p < 2; p++)
+            for (int q = p + 1; q < 3; q++) {
+                if (a[p][q] == 0.0) continue;
+                double th = (a[q][q] - a[p][p]) / (2.0 * a[p][q]);
+                double t = (th >= 0 ? 1.0 : -1.0) / (fabs(th) + sqrt(th * th + 1.0));
+                double c = 1.0 / sqrt(t * t + 1.0), s = t * c;
+                for (int k = 0; k < 3; k++) { /* a = J^T a J */
+                    double akp = a[k][p], akq = a[k][q];
+                    a[k][p] = c * akp - s * akq;
+                    a[k][q] = s * akp + c * akq;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double apk = a[p][k], aqk = a[q][k];
+                    a[p][k] = c * apk - s * aqk;
+                    a[q][k] = s * apk + c * aqk;
+                }
+                for (int k = 0; k < 3; k++) {
+                    double ekp = e[k][p], ekq = e[k][q];
+                    e[k][p] = c * ekp - s * ekq;
+                    e[k][q] = s * ekp + c * ekq;
+                }
+            }
+    }
+    for (int i = 0; i < 3; i++)
+        for (int k = 0; k < 3; k++) v->m[3 * i + k] = e[k][i];
+}
+
+static void fit_obb(const col_mesh *m, int first, int count, col_mesh_obb *o)
+{
+    col_vec3 mean = col_v3(0, 0, 0);
+    int n = 3 * count;
+    for (int k = first; k < first + count; k++)
+        for (int i = 0; i < 3; i++) mean = col_add(mean, m->vertices[m->tris[3 * k + i]]);
+    mean = col_scale(mean, 1.0 / n);
+    double cov[3][3] = {{0}};
+    for (int k = first; k < first + count; k++)
+        for (int i = 0; i < 3; i++) {
+            col_vec3 d = col_sub(m->vertices[m->tris[3 * k + i]], mean);
+            double x[3] = {d.x, d.y, d.z};
+            for (int r = 0; r < 3; r++)
+                for (int c = 0; c < 3; c++) cov[r][c] += x[r] * x[c];
+        }
+    jacobi3(cov, &o->R);
+    col_vec3 lo = col_v3(INFINITY, INFINITY, INFINITY), hi = col_scale(lo, -1.0);
+    double big = 0.0;
+    for (int k = first; k < first + count; k++)
+        for (int i = 0; i < 3; i++) {
+            col_vec3 x = m->vertices[m->tris[3 * k + i]], p = col_mat3_mul(&o->R, x);
+            lo = col_v3(min2(lo.x, p.x), min2(lo.y, p.y), min2(lo.z, p.z));
+            hi = col_v3(max2(hi.x, p.x), max2(hi.y, p.y), max2(hi.z, p.z));
+            big = max2(big, col_max_abs(x));
+        }
+    double w = 1e-12 * big;
+    o->h = col_add(col_scale(col_sub(hi, lo), 0.5), col_v3(w, w, w));
+    o->c = col_mat3_tmul(&o->R, col_scale(col_add(lo, hi), 0.5));
+}
+
+/* Triangle range of node n (leaf order keeps a subtree's triangles together). */
+static void node_range(const col_mesh *m, int32_t n, int *first, int *count)
+{
+    int32_t lo = n, hi = n;
+    while (m->nodes[lo].count == 0) lo = m->nodes[lo].child;
+    while (m->nodes[hi].count == 0) hi = m->nodes[hi].child + 1;
+    *first = m->nodes[lo].child;
+    *count = m->nodes[hi].child + m->nodes[hi].count - *first;
+}
+
+void col_mesh_fit_obbs(const col_mesh *m, col_mesh_obb *obb)
+{
+    for (int32_t n = 0; n < m->node_count; n++) {
+        int first, count;
+        node_range(m, n, &first, &count);
+        fit_obb(m, first, count, &obb[n]);
+    }
 }

@@ -60,10 +60,28 @@ double col_tri_convex_distance(const col_vec3 w[3], const col_core *c, const col
 void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                             col_mesh_closest *out);
 
+/* An experiment for the hierarchy's layout (docs/meshes.md "Distance" measures it): an
+ * oriented box per node, fitted to the node's triangles, local frame: the points x with
+ * |(R (x - c))_k| <= h_k (R's rows the box's axes). */
+typedef struct col_mesh_obb {
+    col_mat3 R;
+    col_vec3 c, h;
+} col_mesh_obb;
+
+/* Fits obb[node_count] to m: the axes of the covariance of each node's vertices, the
+ * extents of their projections (widened by a relative 1e-12 for the rounding of the
+ * projections). */
+void col_mesh_fit_obbs(const col_mesh *m, col_mesh_obb *obb);
+
+/* col_mesh_mesh_distance with the node bounds on oriented boxes instead of the nodes'
+ * boxes (both arrays, or neither: NULL). */
+void col_mesh_mesh_distance_obb(const col_mesh *a, const col_xform *xa, const col_mesh_obb *oa, const col_mesh *b,
+                                const col_xform *xb, const col_mesh_obb *ob, col_mesh_closest *out);
+
 /* A contact manifold: one normal, its points (col_contact_point of colibri/query.h). */
 typedef struct col_mesh_contact {
     col_vec3 normal;       /* unit, from a toward b (push b along it to separate) */
-    double separation;     /* least separation over the points: distance, or minus a depth */
+    double separation;     /* least separation over the points: distance, or minus a depth (INFINITY: no points) */
     int point_count;       /* 0 when no triangle pair is within the margin */
     col_contact_point points[COL_MAX_CONTACT_POINTS];
     int32_t tri_a, tri_b;  /* the triangle pair of least separation (-1: the convex side) */

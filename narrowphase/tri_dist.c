@@ -119,9 +119,25 @@ double col_tri_distance(const col_vec3 a[3], const col_vec3 b[3], col_vec3 *pa, 
     /* A common origin: a's first vertex. Points are then of the size of the pair's span,
      * so the rounding of the results is relative to it, not to the coordinates. */
     col_vec3 o = a[0], la[3], lb[3];
+    double span = 0.0;
     for (int i = 0; i < 3; i++) {
         la[i] = col_sub(a[i], o);
         lb[i] = col_sub(b[i], o);
+        span = fmax(span, fmax(col_max_abs(la[i]), col_max_abs(lb[i])));
+    }
+    /* A span so small (or large) that squared lengths would underflow (or overflow): work
+     * at unit size, scaled by a power of two (exact). */
+    double unscale = 1.0;
+    if (span > 0.0 && (span < 0x1p-400 || span > 0x1p400)) {
+        int k;
+        frexp(span, &k);
+        double sc = ldexp(1.0, -k);
+        unscale = ldexp(1.0, k);
+        for (int i = 0; i < 3; i++) {
+            la[i] = col_scale(la[i], sc);
+            lb[i] = col_scale(lb[i], sc);
+        }
+        span = ldexp(span, -k);
     }
     best_pair best = {INFINITY, la[0], lb[0]};
     for (int i = 0; i < 3 && best.d2 > 0.0; i++)
@@ -136,16 +152,17 @@ double col_tri_distance(const col_vec3 a[3], const col_vec3 b[3], col_vec3 *pa, 
         if (col_max_abs(nb) > 0.0) against_face(la, lb, nb, 0, &best);
         if (col_max_abs(na) > 0.0) against_face(lb, la, na, 1, &best);
     }
-    /* Within the rounding bound of touching (64 units of the span, four times what the
-     * exact tests ever saw), the exact decision says whether the answer is 0. */
-    double span = 0.0;
-    for (int i = 0; i < 3; i++) span = fmax(span, fmax(col_max_abs(la[i]), col_max_abs(lb[i])));
+    /* Within the rounding bound of touching (64 units of the span; the exact tests saw
+     * errors below 2 units), the exact decision says whether the answer is 0. */
     double tol = 64.0 * DBL_EPSILON * span;
+    int apart = 1;
     if (best.d2 <= tol * tol) {
-        if (col_tri_tri_intersect(a, b)) best.d2 = 0.0;
-        else if (best.d2 == 0.0) best.d2 = DBL_TRUE_MIN; /* apart, closer than rounding shows */
+        apart = !col_tri_tri_intersect(a, b);
+        if (!apart) best.d2 = 0.0;
     }
-    *pa = col_add(best.pa, o);
-    *pb = best.d2 == 0.0 ? *pa : col_add(best.pb, o);
-    return best.d2 == DBL_TRUE_MIN ? DBL_TRUE_MIN : sqrt(best.d2);
+    *pa = col_add(col_scale(best.pa, unscale), o);
+    *pb = best.d2 == 0.0 ? *pa : col_add(col_scale(best.pb, unscale), o);
+    double d = sqrt(best.d2) * unscale;
+    /* apart but closer than rounding shows: the smallest positive double, never 0 */
+    return apart && !(d > 0.0) ? DBL_TRUE_MIN : d;
 }

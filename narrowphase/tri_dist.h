@@ -9,9 +9,10 @@
  * - the 6 edge-face crossings (an edge through the other's plane inside it: distance 0).
  * Double arithmetic, no absolute threshold (PQP's TriDist gates on absolute ones and fails
  * for coordinates near 8000, GammaUNC/PQP issue 4): the inputs are first moved to a common
- * origin, and every test is a sign or a relative comparison. Accuracy (tested against
- * exact rational arithmetic): the distance is within a few 1e-16 of the triangles' extent
- * of the true one. The two points lie on the triangles up to rounding. Zero is exact: the
+ * origin (and scaled by a power of two when the pair's span is below 2^-400 or above
+ * 2^400, so squares neither underflow nor overflow), and every test is a sign or a
+ * relative comparison. Accuracy (tested against exact rational arithmetic): the distance
+ * is within a few 1e-16 of the triangles' extent of the true one. The two points lie on the triangles up to rounding. Zero is exact: the
  * answer is 0 if and only if the triangles share a point, decided by the exact test of
  * narrowphase/tri_tri.h whenever the double answer is within its rounding bound of 0
  * (apart but closer than rounding can show: the smallest positive double). No
