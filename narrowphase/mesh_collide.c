@@ -32,6 +32,7 @@
 #include <float.h>
 #include <math.h>
 
+#include "narrowphase/mesh_bv_bound.h"
 #include "narrowphase/tri_tri.h"
 
 #define U_RND (DBL_EPSILON / 2)
@@ -430,6 +431,8 @@ typedef struct mm_ctx {
     int32_t pending[PENDING][2];
     int npending;
     bool tris_ready;
+    col_mesh_cull cull;
+    col_bv_frame bvf; /* the fitted boxes' frame (cull OBB or BOTH) */
     world_tri ta[TRI_CACHE], tb[TRI_CACHE];
 } mm_ctx;
 
@@ -607,6 +610,15 @@ static inline double node_size(const col_mesh_node *n)
     return (n->max.x - n->min.x) + (n->max.y - n->min.y) + (n->max.z - n->min.z);
 }
 
+/* The node pair's certified gap by the chosen test (> 0: apart). */
+static inline double mm_node_gap(const mm_ctx *x, int32_t ia, int32_t ib)
+{
+    if (x->cull == COL_MESH_CULL_OBB) return col_bv_obb_gap(&x->bvf, &x->a->bvs[ia], &x->b->bvs[ib]);
+    double s = mm_sep(x, &x->a->nodes[ia], &x->b->nodes[ib]);
+    if (s > 0 || x->cull == COL_MESH_CULL_AABB) return s;
+    return col_bv_obb_gap(&x->bvf, &x->a->bvs[ia], &x->b->bvs[ib]);
+}
+
 /* The simultaneous traversal. Each pop pushes at most two pairs, one level deeper on one
  * side, so the stack holds at most one pending pair per descent on the current path plus
  * the two pushed: depth_a + depth_b <= 2 COL_MESH_MAX_DEPTH entries. */
@@ -620,7 +632,7 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
         sp--;
         const col_mesh_node *na = &x->a->nodes[stack[sp][0]], *nb = &x->b->nodes[stack[sp][1]];
         x->visits++;
-        double s = mm_sep(x, na, nb);
+        double s = mm_node_gap(x, stack[sp][0], stack[sp][1]);
         if (s > 0) {
             x->gap = dmin(x->gap, s);
             continue;
@@ -657,6 +669,12 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
 void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                          col_mesh_cache *cache, col_np_result *out)
 {
+    col_mesh_mesh_query_cull(a, xa, b, xb, cache, COL_MESH_CULL_AABB, out);
+}
+
+void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                              col_mesh_cache *cache, col_mesh_cull cull, col_np_result *out)
+{
     if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->triangle_count && cache->tri_b >= 0 &&
         cache->tri_b < b->triangle_count) {
         col_vec3 wa[3], wb[3];
@@ -677,7 +695,9 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
     x.visits = 0;
     x.npending = 0;
     x.tris_ready = false;
+    x.cull = cull;
     mm_setup(&x);
+    if (cull != COL_MESH_CULL_AABB) col_bv_frame_setup(&x.bvf, a, xa, b, xb);
     int ka = -1, kb = -1;
     if (mm_traverse(&x, &ka, &kb)) {
         if (cache != NULL) {
