@@ -132,8 +132,9 @@ static void fold(uint64_t *h, uint32_t v)
  * spheres meet, frame by frame (x: scratch poses). */
 static void compare_bv(const bench_scene *sc, const shape *shapes, int frames, col_xform *x)
 {
-    enum { NV = 5 };
-    static const char *name[NV] = {"collide-aabb", "collide-obb", "collide-both", "distance-box", "distance-rss"};
+    enum { NV = 6 };
+    static const char *name[NV] = {"collide-aabb", "collide-obb", "collide-both",
+                                   "distance-box", "distance-rss", "distance-b+r"};
     double cpu[NV] = {0}, nodes[NV] = {0};
     int nb = sc->body_count;
     col_mesh_cache *cache = malloc(3 * (size_t)nb * (size_t)nb * sizeof *cache);
@@ -159,18 +160,16 @@ static void compare_bv(const bench_scene *sc, const shape *shapes, int frames, c
                 }
                 if (r[1].colliding != r[0].colliding || r[2].colliding != r[0].colliding) die("collision variants differ");
                 hits += r[0].colliding;
-                col_mesh_closest dc[2];
-                double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
-                col_mesh_mesh_distance(&si->mesh, &x[i], &sj->mesh, &x[j], &dc[0]);
-                double c1 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
-                col_mesh_mesh_distance_rss(&si->mesh, &x[i], &sj->mesh, &x[j], &dc[1]);
-                double c2 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
-                cpu[3] += c1 - c0;
-                cpu[4] += c2 - c1;
-                nodes[3] += dc[0].node_pairs;
-                nodes[4] += dc[1].node_pairs;
-                if (dc[0].distance != dc[1].distance) {
-                    fprintf(stderr, "frame %d pair %d %d: box %.17g rss %.17g\n", f, i, j, dc[0].distance, dc[1].distance);
+                col_mesh_closest dc[3];
+                for (int v = 0; v < 3; v++) {
+                    double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+                    col_mesh_mesh_distance_bound(&si->mesh, &x[i], &sj->mesh, &x[j], (col_mesh_bound)v, &dc[v]);
+                    cpu[3 + v] += clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+                    nodes[3 + v] += dc[v].node_pairs;
+                }
+                if (dc[0].distance != dc[1].distance || dc[0].distance != dc[2].distance) {
+                    fprintf(stderr, "frame %d pair %d %d: box %.17g rss %.17g both %.17g\n", f, i, j, dc[0].distance,
+                            dc[1].distance, dc[2].distance);
                     die("distance variants differ");
                 }
             }
@@ -187,7 +186,7 @@ int main(int argc, char **argv)
     if (argc < 2) die("usage: mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache]");
     col_mesh_build_options opt = col_mesh_default_build_options();
     int max_frames = -1, use_cache = 1, compare = 0;
-    col_mesh_cull cull = COL_MESH_CULL_AABB;
+    col_mesh_cull cull = COL_MESH_CULL_BOTH; /* col_mesh_mesh_query's */
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--leaf") == 0 && i + 1 < argc) opt.leaf_max = atoi(argv[++i]);
@@ -196,8 +195,8 @@ int main(int argc, char **argv)
         else if (strcmp(argv[i], "--cull") == 0 && i + 1 < argc) {
             i++;
             cull = strcmp(argv[i], "obb") == 0 ? COL_MESH_CULL_OBB
-                   : strcmp(argv[i], "both") == 0 ? COL_MESH_CULL_BOTH
-                                                   : COL_MESH_CULL_AABB;
+                   : strcmp(argv[i], "aabb") == 0 ? COL_MESH_CULL_AABB
+                                                   : COL_MESH_CULL_BOTH;
         }
         else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
             i++;

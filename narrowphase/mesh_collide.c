@@ -669,7 +669,9 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
 void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                          col_mesh_cache *cache, col_np_result *out)
 {
-    col_mesh_mesh_query_cull(a, xa, b, xb, cache, COL_MESH_CULL_AABB, out);
+    /* the local boxes first, the fitted ones where those fail: the fewest node pairs and
+     * the least time on the mesh scenes (docs/meshes.md "Bounding volumes measured") */
+    col_mesh_mesh_query_cull(a, xa, b, xb, cache, COL_MESH_CULL_BOTH, out);
 }
 
 void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,

@@ -310,10 +310,9 @@ static void test_bounds(void **state)
                         obb_pos += obb > 0;
                     }
                 /* the traversals agree whatever the bound */
-                col_mesh_closest box, rs;
-                col_mesh_mesh_distance(&ma, &xa, &mb, &xb, &box);
-                col_mesh_mesh_distance_rss(&ma, &xa, &mb, &xb, &rs);
-                assert_true(box.distance == rs.distance);
+                col_mesh_closest d[3];
+                for (int k = 0; k < 3; k++) col_mesh_mesh_distance_bound(&ma, &xa, &mb, &xb, (col_mesh_bound)k, &d[k]);
+                assert_true(d[0].distance == d[1].distance && d[0].distance == d[2].distance);
                 col_np_result r[3];
                 for (int c = 0; c < 3; c++) col_mesh_mesh_query_cull(&ma, &xa, &mb, &xb, NULL, (col_mesh_cull)c, &r[c]);
                 assert_true(r[0].colliding == r[1].colliding && r[0].colliding == r[2].colliding);
