@@ -446,7 +446,12 @@ col_status col_mesh_build_with(struct col_alloc *a, const col_vec3 *vertices, in
         m->node_count = nn;
         m->depth = depth;
         fill_mesh(m, vertices, nv, indices, nt, r, nodes, nn);
-        col_mesh_fit_bvs(m);
+        st = col_mesh_fit_bvs(a, m);
+        if (st != COL_OK) {
+            mesh_error(err, errlen, "out of memory fitting the volumes of a mesh of %d triangles", nt);
+            col_free_bytes(a, m->block, m->block_size);
+            memset(m, 0, sizeof *m);
+        }
     }
     col_free_bytes(a, r, (size_t)nt * sizeof *r);
     col_free_bytes(a, nodes, max_nodes * sizeof *nodes);

@@ -109,8 +109,9 @@ static inline size_t col_mesh_bytes(const col_mesh *m)
     return m->block_size;
 }
 
-/* Fills m->bvs and m->frame_defect from the built tree (col_mesh_build calls it). */
-void col_mesh_fit_bvs(col_mesh *m);
+/* Fills m->bvs and m->frame_defect from the built tree (col_mesh_build calls it); its
+ * scratch (80 bytes a node) from a; OUT_OF_MEMORY leaves m->bvs unfinished. */
+col_status col_mesh_fit_bvs(struct col_alloc *a, col_mesh *m);
 
 /* Node i's rectangle swept sphere in the mesh's local frame, for users that want it as
  * PQP stores it (continuous collision's motion bounds, issue 17): the frame's axes
