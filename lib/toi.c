@@ -4,6 +4,7 @@
  * anything is computed; a failed call zeroes *out and leaves the world as it was. */
 #include <string.h>
 
+#include "ccd/c2a.h"
 #include "ccd/toi.h"
 #include "colibri/query.h"
 #include "lib/query_scratch.h"
@@ -29,7 +30,8 @@ static void toi_run(const col_geometry *a, const col_transform *pa, const col_ge
     col_toi_motion_init(&ma, pa[0], pa[1]);
     col_toi_motion_init(&mb, pb[0], pb[1]);
     col_toi_result r;
-    col_toi_convex(a, &ma, b, &mb, &r);
+    if (col_geometry_is_mesh(a) || col_geometry_is_mesh(b)) col_c2a_toi(a, &ma, b, &mb, NULL, &r, NULL);
+    else col_toi_convex(a, &ma, b, &mb, &r);
     toi_fill(&r, out);
 }
 
@@ -41,9 +43,6 @@ col_status col_geometry_toi(const col_geometry *a, col_transform a0, col_transfo
     memset(out, 0, sizeof *out);
     if (a == NULL || b == NULL || scratch == NULL)
         return col_query_scratch_fail(scratch, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    if (col_geometry_is_mesh(a) || col_geometry_is_mesh(b))
-        return col_query_scratch_fail(scratch, COL_ERR_INVALID_ARGUMENT,
-                                      "%s: meshes are not supported yet (convex shapes only)", what);
     col_transform in[4] = {a0, a1, b0, b1}, pose[4];
     for (int k = 0; k < 4; k++) {
         col_status st = col_pose_normalize(1e-6, in[k], &pose[k]);
@@ -69,9 +68,6 @@ col_status col_toi(const col_world *world, const col_toi_input *input, col_toi_o
     if (st != COL_OK) return st;
     const col_geometry *a = world->shapes[input->shape_a.index1 - 1].geom;
     const col_geometry *b = world->shapes[input->shape_b.index1 - 1].geom;
-    if (col_geometry_is_mesh(a) || col_geometry_is_mesh(b))
-        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: meshes are not supported yet (convex shapes only)",
-                              what);
     toi_run(a, pose, b, pose + 2, out);
     return COL_OK;
 }

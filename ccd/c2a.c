@@ -1,0 +1,433 @@
+/* SPDX-License-Identifier: MIT */
+/* Controlled conservative advancement for meshes (c2a.h; docs/ccd.md "C2A").
+ *
+ * One round at instant s walks the pair of hierarchies (the bounding volume traversal
+ * tree, BVTT) and finds a step ds such that no triangle of a meets b in [s, s + ds]:
+ * - a node pair whose certified distance lower bound is d (> 0) and whose points move
+ *   toward each other at most at the rate mu stays apart for d / mu. The bound d is the
+ *   rectangle swept sphere bound of narrowphase/mesh_bv_bound.h (mesh-mesh) or the node's
+ *   local box and ball against the convex body's ball (mesh-convex), less the rounding of
+ *   the poses at s. mu is the sum of the two bodies' non-negative terms |v| + |omega|
+ *   reach, reach the farthest point of the node from its body's origin (the rotation is
+ *   about the origin at the constant rate omega of ccd/toi.h): the distance of two sets
+ *   shrinks no faster than the fastest point of each moves;
+ * - a leaf pair (two triangles, or a triangle and a convex piece) is decided exactly by
+ *   col_rounded_query (narrowphase/rounded.h), which also certifies an axis n and a gap
+ *   g along it; with n fixed the gap shrinks at most at C2A's directed rate (Lemma 1)
+ *   |v_a.n| + |n x omega_a| r_a + |v_b.n| + |n x omega_b| r_b, each body's term
+ *   non-negative (FCL issue #555: adding signed speeds lets opposite motions cancel), r
+ *   the farthest vertex of the triangle (or core point of the piece) from the origin;
+ * - the step is the least d / mu over the pairs where the descent stops. A pair is not
+ *   refined when its d / mu is already no smaller than the running least step (it cannot
+ *   lower it: early rejection, section V), nor when the running step is at least 1 - s
+ *   (nothing to prove beyond the interval).
+ * The controlled part (section V): on the first rounds a node pair is accepted unrefined
+ *   when its step is within a factor 1 + w of the running least (the relaxed distance
+ *   query with rel_err w: w = 3 on the first two rounds, 0.5 after, 0 from the sixth
+ *   round on or once a step falls to 0.005 or the least bound to 1/100 of the bodies'
+ *   size, the paper's absolute 0.5 rescaled). A smaller step is always safe; it only
+ *   costs rounds, and a relaxed round visits far fewer node pairs.
+ * Contact: a leaf pair decided touching, or certified apart by no more than the rounding
+ * of the poses at s, ends the loop at s; a probe 5e-7 ahead by the exact discrete test
+ * ends it when the steps have become tiny (grazing, a loose rotation bound), and the
+ * iteration cap COL_TOI_MAX_ITERATIONS reports a capped contact at s (a lower bound). */
+#include "ccd/c2a.h"
+
+#include <float.h>
+#include <math.h>
+
+#include "lib/core/mesh.h"
+#include "narrowphase/mesh_bv_bound.h"
+#include "narrowphase/mesh_collide.h"
+#include "narrowphase/mesh_distance.h"
+#include "narrowphase/rounded.h"
+
+col_c2a_options col_c2a_default_options(void)
+{
+    col_c2a_options o = {true, COL_C2A_BOUND_SUM};
+    return o;
+}
+
+enum { C2A_STACK = 2 * COL_MESH_MAX_DEPTH + 4 };
+
+typedef struct c2a_ctx {
+    const col_geometry *a, *b; /* a a mesh; b a mesh or convex */
+    const col_toi_motion *ma, *mb;
+    bool mesh_b;
+    col_c2a_bound bound;
+    col_xform xa, xb;
+    col_bv_frame bvf;     /* mesh-mesh: the RSS bound's frame at s */
+    col_vec3 pb_local;    /* mesh-convex: b's origin in a's local frame */
+    double eps;           /* the rounding of the poses at s, a length */
+    double slack;         /* certified gaps at or below it count as touching */
+    double speed_a, speed_b, spin_a, spin_b; /* |v|, |omega| (rounded up) */
+    double ball_b;        /* mesh-convex: b within this of its origin */
+    double reach_core_b;  /* mesh-convex: b's core points within this of its origin */
+    double w;             /* relaxation of this round */
+    /* the round's answer */
+    double best;          /* the least step so far (starts at 1 - s) */
+    double dmin;          /* the least certified node or leaf bound seen */
+    bool contact;
+    int leaf_a, leaf_b;   /* the contact pair, else the leaf pair limiting the step (-1: none) */
+    col_vec3 axis;        /* that pair's certified axis (zero: none) */
+    col_c2a_stats st;
+} c2a_ctx;
+
+static inline double up(double x) { return x * (1.0 + 1e-12); }
+
+/* Farthest point of node i of m from the mesh's origin (local lengths are world lengths). */
+static double node_reach(const col_mesh *m, int i)
+{
+    col_mat3 A;
+    col_vec3 c;
+    double h[2], r;
+    col_mesh_node_rss(m, i, &A, &c, h, &r);
+    double e = 4.0 * m->frame_defect + 1e-12;
+    double reach = (col_len(c) + sqrt(h[0] * h[0] + h[1] * h[1]) * (1.0 + e) + r) * (1.0 + e) + 1e-14 * m->radius;
+    return fmin(up(reach), up(m->radius));
+}
+
+static double tri_reach(const col_vec3 t[3])
+{
+    return up(fmax(col_len(t[0]), fmax(col_len(t[1]), col_len(t[2]))));
+}
+
+static col_core tri_core(const col_vec3 t[3])
+{
+    col_core c = {t, 3, NULL, 0.0};
+    return c;
+}
+
+static col_core piece_core(const col_piece *p)
+{
+    col_core c;
+    c.points = col_piece_points(p, &c.count);
+    c.hull = p->kind == COL_SHAPE_HULL ? &p->hull : NULL;
+    c.radius = p->radius;
+    return c;
+}
+
+static double piece_reach(const col_piece *p) { return up(fmax(p->bound_radius - p->radius, 0.0)); }
+
+/* One body's rate along unit n for points within r of its origin. */
+static double directed(const col_toi_motion *m, col_vec3 n, double r)
+{
+    return fabs(col_dot(m->v, n)) + col_len(col_cross(n, m->omega)) * r;
+}
+
+static double step_of(double d, double mu)
+{
+    if (!(d > 0.0)) return 0.0;
+    return mu > 0.0 ? d / up(mu) * (1.0 - 1e-12) : INFINITY;
+}
+
+/* A leaf pair's certified decision: contact, or a step (updating best). */
+static void leaf_pair(c2a_ctx *x, const col_vec3 ta[3], int ka, const col_core *cb, double rb, int kb)
+{
+    x->st.leaf_pairs++;
+    col_core ca = tri_core(ta);
+    col_np_result q;
+    col_rounded_query(&ca, &x->xa, cb, &x->xb, &q);
+    double g = q.colliding ? 0.0 : q.gap - x->eps;
+    if (q.colliding || g <= x->slack) {
+        x->contact = true;
+        x->leaf_a = ka;
+        x->leaf_b = kb;
+        x->axis = q.colliding ? col_v3(0.0, 0.0, 0.0) : q.axis;
+        return;
+    }
+    x->dmin = fmin(x->dmin, g);
+    double ra = tri_reach(ta), mu;
+    if (x->bound == COL_C2A_BOUND_CANCELLING) /* FCL #555, for the tests: signed speeds added */
+        mu = fabs(col_dot(x->ma->v, q.axis) + col_dot(x->mb->v, q.axis)) +
+             col_len(col_cross(q.axis, x->ma->omega)) * ra + col_len(col_cross(q.axis, x->mb->omega)) * rb;
+    else
+        mu = directed(x->ma, q.axis, ra) + directed(x->mb, q.axis, rb);
+    double dt = step_of(g, mu);
+    if (dt < x->best) {
+        x->best = dt;
+        x->leaf_a = ka;
+        x->leaf_b = kb;
+        x->axis = q.axis;
+    }
+}
+
+static void leaves(c2a_ctx *x, int ia, int ib)
+{
+    const col_mesh *ma = &x->a->mesh;
+    const col_mesh_node *na = &ma->nodes[ia];
+    for (int i = 0; i < na->count && !x->contact; i++) {
+        col_vec3 ta[3];
+        col_mesh_triangle(ma, na->child + i, ta);
+        if (x->mesh_b) {
+            const col_mesh *mb = &x->b->mesh;
+            const col_mesh_node *nb = &mb->nodes[ib];
+            for (int j = 0; j < nb->count && !x->contact; j++) {
+                col_vec3 tb[3];
+                col_mesh_triangle(mb, nb->child + j, tb);
+                col_core cb = tri_core(tb);
+                leaf_pair(x, ta, na->child + i, &cb, tri_reach(tb), nb->child + j);
+            }
+        } else {
+            for (int j = 0; j < x->b->piece_count && !x->contact; j++) {
+                col_core cb = piece_core(&x->b->pieces[j]);
+                leaf_pair(x, ta, na->child + i, &cb, piece_reach(&x->b->pieces[j]), j);
+            }
+        }
+    }
+}
+
+/* The certified step of node pair (ia, ib) (ib ignored for a convex b). */
+static double node_step(c2a_ctx *x, int ia, int ib)
+{
+    x->st.node_pairs++;
+    const col_mesh *ma = &x->a->mesh;
+    double d, mu;
+    if (x->mesh_b) {
+        const col_mesh *mb = &x->b->mesh;
+        d = col_bv_rss_bound(&x->bvf, &ma->bvs[ia], &mb->bvs[ib]) - x->eps;
+        mu = x->speed_a + x->spin_a * node_reach(ma, ia) + x->speed_b + x->spin_b * node_reach(mb, ib);
+    } else {
+        /* b lies in the ball of ball_b about its origin, at pb_local in a's frame: the
+         * distance to the node's local box (exact bounds) and to the ball about the
+         * node's rectangle, less a relative margin for the rounding of pb_local and of
+         * the rectangle's centre */
+        const col_mesh_node *n = &ma->nodes[ia];
+        col_vec3 y = x->pb_local;
+        double dx = fmax(fmax(n->min.x - y.x, y.x - n->max.x), 0.0);
+        double dy = fmax(fmax(n->min.y - y.y, y.y - n->max.y), 0.0);
+        double dz = fmax(fmax(n->min.z - y.z, y.z - n->max.z), 0.0);
+        double dbox = sqrt(dx * dx + dy * dy + dz * dz);
+        col_mat3 A;
+        col_vec3 c;
+        double h[2], r;
+        col_mesh_node_rss(ma, ia, &A, &c, h, &r);
+        double e = 4.0 * ma->frame_defect + 1e-12;
+        double dball = col_len(col_sub(y, c)) - (sqrt(h[0] * h[0] + h[1] * h[1]) * (1.0 + e) + r) * (1.0 + e);
+        double margin = 1e-12 * (ma->radius + col_len(y) + x->ball_b);
+        d = fmax(dbox, dball) - x->ball_b - margin - x->eps;
+        mu = x->speed_a + x->spin_a * node_reach(ma, ia) + x->speed_b + x->spin_b * x->reach_core_b;
+    }
+    double dt = step_of(d, mu);
+    if (d > 0.0) x->dmin = fmin(x->dmin, d);
+    return dt;
+}
+
+static inline bool is_leaf(const col_mesh *m, int i) { return m->nodes[i].count > 0; }
+
+static inline double node_size(const col_mesh *m, int i)
+{
+    const col_mesh_bv *b = &m->bvs[i];
+    return b->l[0] + b->l[1] + b->r;
+}
+
+/* One round's traversal at the poses already set. */
+static void c2a_traverse(c2a_ctx *x)
+{
+    const col_mesh *ma = &x->a->mesh, *mb = x->mesh_b ? &x->b->mesh : NULL;
+    struct {
+        int32_t a, b;
+        double dt;
+    } stack[C2A_STACK];
+    int sp = 0;
+    stack[0].a = 0;
+    stack[0].b = 0;
+    stack[0].dt = node_step(x, 0, 0);
+    sp = 1;
+    while (sp > 0 && !x->contact) {
+        sp--;
+        const int ia = stack[sp].a, ib = stack[sp].b;
+        const double dt = stack[sp].dt;
+        if (dt >= x->best) continue; /* cannot lower the step: early rejection */
+        bool la = is_leaf(ma, ia), lb = mb == NULL || is_leaf(mb, ib);
+        if (la && lb) {
+            leaves(x, ia, ib);
+            continue;
+        }
+        if (dt > 0.0 && dt * (1.0 + x->w) >= x->best) { /* relaxed: accept the node pair's step */
+            x->best = dt;
+            x->leaf_a = x->leaf_b = -1;
+            x->axis = col_v3(0.0, 0.0, 0.0);
+            continue;
+        }
+        int ca[2] = {ia, ia}, cb[2] = {ib, ib};
+        if (!la && (lb || node_size(ma, ia) >= node_size(mb, ib))) {
+            ca[0] = ma->nodes[ia].child;
+            ca[1] = ca[0] + 1;
+        } else {
+            cb[0] = mb->nodes[ib].child;
+            cb[1] = cb[0] + 1;
+        }
+        double d0 = node_step(x, ca[0], cb[0]), d1 = node_step(x, ca[1], cb[1]);
+        /* the smaller step popped first: the running least falls sooner */
+        int first = d0 <= d1 ? 0 : 1;
+        double dd[2] = {d0, d1};
+        for (int k = 1; k >= 0; k--) {
+            int c = k == 1 ? 1 - first : first;
+            if (dd[c] >= x->best) continue;
+            stack[sp].a = ca[c];
+            stack[sp].b = cb[c];
+            stack[sp].dt = dd[c];
+            sp++;
+        }
+    }
+}
+
+static void c2a_set_poses(c2a_ctx *x, double s)
+{
+    col_transform ta = col_toi_pose_at(x->ma, s), tb = col_toi_pose_at(x->mb, s);
+    x->xa = col_xform_from_transform(ta);
+    x->xb = col_xform_from_transform(tb);
+    double rb = x->mesh_b ? x->b->mesh.radius : x->b->radius;
+    x->eps = 64.0 * DBL_EPSILON * (col_max_abs(ta.p) + x->a->mesh.radius + col_max_abs(tb.p) + rb);
+    if (x->mesh_b) col_bv_frame_setup(&x->bvf, &x->a->mesh, &x->xa, &x->b->mesh, &x->xb);
+    else x->pb_local = col_mat3_tmul(&x->xa.R, col_sub(x->xb.p, x->xa.p));
+}
+
+/* The exact discrete test at s (the probe). */
+static bool c2a_touch_at(c2a_ctx *x, double s)
+{
+    c2a_set_poses(x, s);
+    col_np_result r;
+    if (x->mesh_b) {
+        col_mesh_mesh_query(&x->a->mesh, &x->xa, &x->b->mesh, &x->xb, NULL, &r);
+        return r.colliding;
+    }
+    for (int j = 0; j < x->b->piece_count; j++) {
+        col_core c = piece_core(&x->b->pieces[j]);
+        col_mesh_convex_query(&x->a->mesh, &x->xa, &c, &x->xb, NULL, &r);
+        if (r.colliding) return true;
+    }
+    return false;
+}
+
+/* Normal and points at s from the contact (or limiting) leaf pair; without one, from the
+ * closest pair of the mesh distance query. */
+static void c2a_finish(c2a_ctx *x, double s, col_toi_result *out)
+{
+    c2a_set_poses(x, s);
+    const col_mesh *ma = &x->a->mesh;
+    int ka = x->leaf_a, kb = x->leaf_b;
+    if (ka < 0) {
+        col_mesh_closest c;
+        if (x->mesh_b) {
+            col_mesh_mesh_distance(ma, &x->xa, &x->b->mesh, &x->xb, &c);
+            ka = c.tri_a;
+            kb = c.tri_b;
+        } else {
+            double best = INFINITY;
+            for (int j = 0; j < x->b->piece_count; j++) {
+                col_core cb = piece_core(&x->b->pieces[j]);
+                col_mesh_convex_distance(ma, &x->xa, &cb, &x->xb, &c);
+                if (c.distance < best) {
+                    best = c.distance;
+                    ka = c.tri_a;
+                    kb = j;
+                }
+            }
+        }
+        x->axis = col_v3(0.0, 0.0, 0.0);
+    }
+    col_vec3 ta[3], tb[3];
+    col_mesh_triangle(ma, ka, ta);
+    col_core ca = tri_core(ta), cb;
+    double radius_b = 0.0;
+    if (x->mesh_b) {
+        col_mesh_triangle(&x->b->mesh, kb, tb);
+        cb = tri_core(tb);
+    } else {
+        cb = piece_core(&x->b->pieces[kb]);
+        radius_b = x->b->pieces[kb].radius;
+    }
+    col_core_distance d;
+    col_core_distance_query(&ca, &x->xa, &cb, &x->xb, &d);
+    /* cores nearly touching give a poor direction; the certified axis is then better */
+    col_vec3 n = d.normal;
+    double scale = ma->radius + (x->mesh_b ? x->b->mesh.radius : x->b->radius);
+    if (!d.overlap && d.distance <= 1e-9 * scale && col_len2(x->axis) > 0.0) n = x->axis;
+    double ln = col_len(n);
+    n = ln > 0.0 ? col_scale(n, 1.0 / ln) : col_v3(0.0, 0.0, 1.0);
+    out->hit = true;
+    out->s = s;
+    out->normal = n;
+    out->point_a = d.point_a;
+    out->point_b = d.overlap ? d.point_b : col_sub(d.point_b, col_scale(n, radius_b));
+    out->piece_a = (int)ma->tri_source[ka];
+    out->piece_b = x->mesh_b ? (int)x->b->mesh.tri_source[kb] : kb;
+}
+
+static void c2a_run(c2a_ctx *x, const col_c2a_options *opt, col_toi_result *out)
+{
+    *out = (col_toi_result){0};
+    out->s = 1.0;
+    double size = x->a->mesh.radius + (x->mesh_b ? x->b->mesh.radius : x->b->radius);
+    /* No distance tolerance beyond the rounding of the poses: a near graze (two sliver
+     * triangles passing 1e-13 apart) is not a contact, and the time tolerance comes from
+     * the probe alone (tests/test_c2a.c has such a case). */
+    x->slack = 0.0;
+    x->speed_a = up(col_len(x->ma->v));
+    x->speed_b = up(col_len(x->mb->v));
+    x->spin_a = up(col_len(x->ma->omega));
+    x->spin_b = up(col_len(x->mb->omega));
+    x->bound = opt->bound;
+    if (!x->mesh_b) {
+        x->ball_b = up(x->b->radius);
+        x->reach_core_b = 0.0;
+        for (int j = 0; j < x->b->piece_count; j++) x->reach_core_b = fmax(x->reach_core_b, piece_reach(&x->b->pieces[j]));
+    }
+    double s = 0.0, last_step = 1.0, dmin = INFINITY;
+    for (int it = 0;; it++) {
+        x->w = 0.0;
+        if (opt->controlled && it < 5 && last_step > 0.005 && dmin > 0.01 * size) x->w = it < 2 ? 3.0 : 0.5;
+        c2a_set_poses(x, s);
+        x->best = 1.0 - s;
+        x->dmin = INFINITY;
+        x->contact = false;
+        x->leaf_a = x->leaf_b = -1;
+        x->axis = col_v3(0.0, 0.0, 0.0);
+        c2a_traverse(x);
+        out->iterations = it + 1;
+        if (x->contact) break;
+        if (!(x->best < 1.0 - s)) return; /* no contact in [s, 1]: proven (or nothing moves) */
+        last_step = x->best;
+        dmin = x->dmin;
+        s += x->best;
+        if (it + 1 >= COL_TOI_MAX_ITERATIONS) {
+            out->capped = true;
+            break;
+        }
+        /* slow convergence: a probe ahead that finds contact ends the loop within 5e-7 */
+        if (last_step < 1e-7 && (it & 7) == 7 && s + 5e-7 <= 1.0) {
+            if (c2a_touch_at(x, s + 5e-7)) {
+                x->axis = col_v3(0.0, 0.0, 0.0); /* the limiting pair's axis is of another instant's poses */
+                break;
+            }
+        }
+    }
+    c2a_finish(x, s, out);
+}
+
+void col_c2a_toi(const col_geometry *a, const col_toi_motion *ma, const col_geometry *b, const col_toi_motion *mb,
+                 const col_c2a_options *opt, col_toi_result *out, col_c2a_stats *stats)
+{
+    col_c2a_options def = col_c2a_default_options();
+    if (opt == NULL) opt = &def;
+    c2a_ctx x = {0};
+    bool swap = !col_geometry_is_mesh(a);
+    x.a = swap ? b : a;
+    x.b = swap ? a : b;
+    x.ma = swap ? mb : ma;
+    x.mb = swap ? ma : mb;
+    x.mesh_b = col_geometry_is_mesh(x.b);
+    c2a_run(&x, opt, out);
+    if (swap && out->hit) {
+        out->normal = col_scale(out->normal, -1.0);
+        col_vec3 p = out->point_a;
+        out->point_a = out->point_b;
+        out->point_b = p;
+        int k = out->piece_a;
+        out->piece_a = out->piece_b;
+        out->piece_b = k;
+    }
+    if (stats != NULL) *stats = x.st;
+}
