@@ -16,8 +16,8 @@
  * candidate gets the time of impact of ccd/toi.h (exact decisions at the instants it
  * looks at, never late); the two exact tests may differ within rounding of touching, so
  * a pair it calls apart that this update's list holds is reported at 1. The continuous
- * list thus holds both lists' pairs of continuous bodies. Pairs with a mesh (no time of
- * impact until C2A) are reported when their swept boxes meet, marked swept_box_only.
+ * list thus holds both lists' pairs of continuous bodies. Pairs with a mesh get C2A's time
+ * of impact (ccd/c2a.h) the same way (it answers s = 0 itself when they touch at 0).
  *
  * Determinism. Candidates come from the sweep over boxes sorted by (x, slot), each is
  * decided alone into its own record, and the hits are sorted by slot pair: the list is
@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccd/c2a.h"
 #include "ccd/swept_box.h"
 #include "ccd/toi.h"
 #include "lib/parallel.h"
@@ -170,6 +171,28 @@ col_status col_continuous_prepare(col_world *w)
     return COL_OK;
 }
 
+/* A mesh pair's contact at instant s as C2A reports it for both bodies at rest at the
+ * given poses (its s = 0 when they touch there). The discrete list decided that they
+ * touch; should C2A's exact leaf decisions disagree within rounding, the contact is given
+ * along the line of the origins. */
+static void cc_mesh_contact_at(const col_geometry *ga, col_transform xa, const col_geometry *gb, col_transform xb,
+                               double s, col_toi_result *t)
+{
+    col_toi_motion ma, mb;
+    col_toi_motion_init(&ma, xa, xa);
+    col_toi_motion_init(&mb, xb, xb);
+    col_c2a_toi(ga, &ma, gb, &mb, NULL, t, NULL);
+    if (!t->hit) {
+        col_vec3 d = col_sub(xb.p, xa.p);
+        double l = col_len(d);
+        t->hit = true;
+        t->normal = l > 0.0 ? col_scale(d, 1.0 / l) : col_v3(0.0, 0.0, 1.0);
+        t->point_a = xa.p;
+        t->point_b = xb.p;
+    }
+    t->s = s;
+}
+
 typedef struct cc_ctx {
     const col_world *w;
     col_continuous_state *st;
@@ -184,11 +207,6 @@ static void cc_decide(const col_world *w, const col_continuous_state *st, const 
     const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
     memset(r, 0, sizeof *r);
     r->out.pair = col_world_pair_of(w, c->a, c->b);
-    if (col_geometry_is_mesh(ga) || col_geometry_is_mesh(gb)) {
-        r->hit = 1;
-        r->out.swept_box_only = true;
-        return;
-    }
     col_transform a0, a1, b0, b1;
     cc_poses(w, c->a, st->frame, &a0, &a1);
     cc_poses(w, c->b, st->frame, &b0, &b1);
@@ -199,7 +217,18 @@ static void cc_decide(const col_world *w, const col_continuous_state *st, const 
     const col_pair_array *now = col_results_current(&w->results), *before = col_results_previous(&w->results);
     const col_body_id ia = r->out.pair.a, ib = r->out.pair.b;
     col_toi_result t;
-    if (col_pair_list_contains(before->data, before->count, ia, ib, true)) {
+    if (col_geometry_is_mesh(ga) || col_geometry_is_mesh(gb)) {
+        /* C2A (ccd/c2a.h); the contact at 0 or 1 as C2A's answer for a body at rest there */
+        if (col_pair_list_contains(before->data, before->count, ia, ib, true)) {
+            cc_mesh_contact_at(ga, a0, gb, b0, 0.0, &t);
+        } else {
+            col_c2a_toi(ga, &ma, gb, &mb, NULL, &t, NULL);
+            if (!t.hit) {
+                if (!col_pair_list_contains(now->data, now->count, ia, ib, false)) return;
+                cc_mesh_contact_at(ga, ma.x1, gb, mb.x1, 1.0, &t);
+            }
+        }
+    } else if (col_pair_list_contains(before->data, before->count, ia, ib, true)) {
         col_toi_contact_at(ga, &ma, gb, &mb, 0.0, &t);
     } else {
         col_toi_convex(ga, &ma, gb, &mb, &t);

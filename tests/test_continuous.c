@@ -76,7 +76,8 @@ static void test_plate_tunneling(void **state)
 
 /* Filters and life cycle: a disabled pair and a pair the groups keep apart are not listed;
  * a removed body's pairs leave the list; the last continuous body removed empties it; a
- * pair with a mesh is listed as swept_box_only while the swept boxes meet. */
+ * pair with a mesh gets C2A's instant (a sphere through a triangle), and one whose swept
+ * boxes meet but which never touches is not listed. */
 static void test_filters_and_removal(void **state)
 {
     (void)state;
@@ -110,7 +111,7 @@ static void test_filters_and_removal(void **state)
     assert_int_equal(col_body_set_pose(w, c3, at(0.5, -0.3, 1.0)), COL_OK);
     assert_int_equal(col_world_update(w), COL_OK);
     assert_int_equal(col_world_get_pair_events(w).continuous_count, 0);
-    /* a mesh triangle under the path of a continuous sphere: swept boxes only */
+    /* a mesh triangle under the path of a continuous sphere: C2A's first contact */
     col_vec3 v[3] = {{-1, -1, 0}, {1, -1, 0}, {0, 1, 0}};
     uint32_t idx[3] = {0, 1, 2};
     col_mesh_def md = col_default_mesh_def();
@@ -128,7 +129,15 @@ static void test_filters_and_removal(void **state)
     assert_int_equal(col_world_update(w), COL_OK);
     ev = col_world_get_pair_events(w);
     assert_int_equal(ev.continuous_count, 1);
-    assert_true(ev.continuous[0].swept_box_only && ev.continuous[0].s == 0.0);
+    assert_false(ev.continuous[0].swept_box_only);
+    assert_true(ev.continuous[0].s <= 0.475 + 1e-12 && ev.continuous[0].s >= 0.475 - 1e-6);
+    assert_true(fabs(ev.continuous[0].normal.z) > 0.999);
+    /* past the triangle's corner: the swept boxes meet, the sphere never touches it */
+    assert_int_equal(col_body_set_pose(w, b, at(5.9, 5.9, 6)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_body_set_pose(w, b, at(5.9, 5.9, 4)), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    assert_int_equal(col_world_get_pair_events(w).continuous_count, 0);
     /* the continuous bodies removed: nothing */
     assert_int_equal(col_body_destroy(w, b), COL_OK);
     assert_int_equal(col_body_destroy(w, c2), COL_OK);

@@ -154,10 +154,10 @@ typedef struct col_continuous_pair {
     double s;              /* in [0, 1]: the first instant of contact (0: the previous update,
                               1: this one), never later than it and at most 1e-6 earlier
                               (col_toi_output.s) */
-    col_vec3 normal;       /* unit, from a toward b at s (zero when swept_box_only) */
-    col_vec3 point_a, point_b; /* world closest points at s (zero when swept_box_only) */
-    bool swept_box_only;   /* a pair with a mesh (until C2A: docs/ccd.md): reported because
-                              the two swept boxes meet, s = 0; it may not have touched */
+    col_vec3 normal;       /* unit, from a toward b at s */
+    col_vec3 point_a, point_b; /* world closest points at s */
+    bool swept_box_only;   /* always false: pairs with a mesh get C2A's time of impact like
+                              any other (docs/ccd.md "C2A"); kept for source compatibility */
 } col_continuous_pair;
 
 /* What the last col_world_update found. The arrays belong to the world and stay valid
