@@ -59,6 +59,7 @@ typedef struct c2a_ctx {
     col_bv_frame bvf;     /* mesh-mesh: the RSS bound's frame at s */
     col_vec3 pb_local;    /* mesh-convex: b's origin in a's local frame */
     double eps;           /* the rounding of the poses at s, a length */
+    double margin;        /* the rounding of world centres and axes of nodes, a length */
     double slack;         /* certified gaps at or below it count as touching */
     double speed_a, speed_b, spin_a, spin_b; /* |v|, |omega| (rounded up) */
     double ball_b;        /* mesh-convex: b within this of its origin */
@@ -121,6 +122,15 @@ static double step_of(double d, double mu)
     return mu > 0.0 ? d / up(mu) * (1.0 - 1e-12) : INFINITY;
 }
 
+/* The two bodies' rate along unit n at a leaf pair (reaches ra, rb). */
+static double leaf_rate(const c2a_ctx *x, col_vec3 n, double ra, double rb)
+{
+    if (x->bound == COL_C2A_BOUND_CANCELLING) /* FCL #555, for the tests: signed speeds added */
+        return fabs(col_dot(x->ma->v, n) + col_dot(x->mb->v, n)) + col_len(col_cross(n, x->ma->omega)) * ra +
+               col_len(col_cross(n, x->mb->omega)) * rb;
+    return directed(x->ma, n, ra) + directed(x->mb, n, rb);
+}
+
 /* A leaf pair's certified decision: contact, or a step (updating best). */
 static void leaf_pair(c2a_ctx *x, const col_vec3 ta[3], int ka, const col_core *cb, double rb, int kb)
 {
@@ -137,13 +147,7 @@ static void leaf_pair(c2a_ctx *x, const col_vec3 ta[3], int ka, const col_core *
         return;
     }
     x->dmin = fmin(x->dmin, g);
-    double ra = tri_reach(ta), mu;
-    if (x->bound == COL_C2A_BOUND_CANCELLING) /* FCL #555, for the tests: signed speeds added */
-        mu = fabs(col_dot(x->ma->v, q.axis) + col_dot(x->mb->v, q.axis)) +
-             col_len(col_cross(q.axis, x->ma->omega)) * ra + col_len(col_cross(q.axis, x->mb->omega)) * rb;
-    else
-        mu = directed(x->ma, q.axis, ra) + directed(x->mb, q.axis, rb);
-    double dt = step_of(g, mu);
+    double dt = step_of(g, leaf_rate(x, q.axis, tri_reach(ta), rb));
     if (dt < x->best) {
         x->best = dt;
         x->leaf_a = ka;
@@ -152,29 +156,115 @@ static void leaf_pair(c2a_ctx *x, const col_vec3 ta[3], int ka, const col_core *
     }
 }
 
+/* A cheap certified step for two world triangles before the exact decision: the gap
+ * along the fixed line of their centroids (support of each along it) over the directed
+ * rates along it. 0 when the gap is not positive. */
+static double tri_pair_prestep(const c2a_ctx *x, const col_vec3 wa[3], double ra, const col_vec3 wb[3], double rb)
+{
+    col_vec3 ca = col_scale(col_add(col_add(wa[0], wa[1]), wa[2]), 1.0 / 3.0);
+    col_vec3 cb = col_scale(col_add(col_add(wb[0], wb[1]), wb[2]), 1.0 / 3.0);
+    col_vec3 d = col_sub(cb, ca);
+    double l = col_len(d);
+    if (!(l > 0.0)) return 0.0;
+    col_vec3 n = col_scale(d, 1.0 / l);
+    double ha = fmax(col_dot(n, wa[0]), fmax(col_dot(n, wa[1]), col_dot(n, wa[2])));
+    double lb = fmin(col_dot(n, wb[0]), fmin(col_dot(n, wb[1]), col_dot(n, wb[2])));
+    double g = (lb - ha) - x->margin - x->eps;
+    if (!(g > 0.0)) return 0.0;
+    return step_of(g, leaf_rate(x, n, ra, rb));
+}
+
 static void leaves(c2a_ctx *x, int ia, int ib)
 {
     const col_mesh *ma = &x->a->mesh;
     const col_mesh_node *na = &ma->nodes[ia];
-    for (int i = 0; i < na->count && !x->contact; i++) {
-        col_vec3 ta[3];
-        col_mesh_triangle(ma, na->child + i, ta);
-        if (x->mesh_b) {
-            const col_mesh *mb = &x->b->mesh;
-            const col_mesh_node *nb = &mb->nodes[ib];
-            for (int j = 0; j < nb->count && !x->contact; j++) {
-                col_vec3 tb[3];
-                col_mesh_triangle(mb, nb->child + j, tb);
-                col_core cb = tri_core(tb);
-                leaf_pair(x, ta, na->child + i, &cb, tri_reach(tb), nb->child + j);
-            }
-        } else {
+    if (!x->mesh_b) {
+        for (int i = 0; i < na->count && !x->contact; i++) {
+            col_vec3 ta[3];
+            col_mesh_triangle(ma, na->child + i, ta);
             for (int j = 0; j < x->b->piece_count && !x->contact; j++) {
                 col_core cb = piece_core(&x->b->pieces[j]);
                 leaf_pair(x, ta, na->child + i, &cb, piece_reach(&x->b->pieces[j]), j);
             }
         }
+        return;
     }
+    const col_mesh *mb = &x->b->mesh;
+    const col_mesh_node *nb = &mb->nodes[ib];
+    col_vec3 ta[COL_MESH_LEAF_MAX][3], tb[COL_MESH_LEAF_MAX][3], wa[COL_MESH_LEAF_MAX][3], wb[COL_MESH_LEAF_MAX][3];
+    double rta[COL_MESH_LEAF_MAX], rtb[COL_MESH_LEAF_MAX];
+    for (int i = 0; i < na->count; i++) {
+        col_mesh_triangle(ma, na->child + i, ta[i]);
+        for (int k = 0; k < 3; k++) wa[i][k] = col_xform_point(&x->xa, ta[i][k]);
+        rta[i] = tri_reach(ta[i]);
+    }
+    for (int j = 0; j < nb->count; j++) {
+        col_mesh_triangle(mb, nb->child + j, tb[j]);
+        for (int k = 0; k < 3; k++) wb[j][k] = col_xform_point(&x->xb, tb[j][k]);
+        rtb[j] = tri_reach(tb[j]);
+    }
+    for (int i = 0; i < na->count && !x->contact; i++) {
+        for (int j = 0; j < nb->count && !x->contact; j++) {
+            double pre = tri_pair_prestep(x, wa[i], rta[i], wb[j], rtb[j]);
+            if (pre >= x->best) continue; /* cannot lower the step */
+            if (pre > 0.0 && pre * (1.0 + x->w) >= x->best) { /* relaxed: accepted as it is */
+                x->best = pre;
+                x->leaf_a = na->child + i;
+                x->leaf_b = nb->child + j;
+                x->axis = col_v3(0.0, 0.0, 0.0);
+                continue;
+            }
+            col_core cb = tri_core(tb[j]);
+            leaf_pair(x, ta[i], na->child + i, &cb, rtb[j], nb->child + j);
+        }
+    }
+}
+
+/* Node i of m at pose x as a world rectangle swept sphere: centre, the two rectangle
+ * axes scaled by their half lengths (u_k = R A e_k l_k: for a non-orthonormal frame A the
+ * support along n is still n.c + |n.u_0| + |n.u_1| + r |n|, exactly), radius. */
+typedef struct world_rss {
+    col_vec3 c, u0, u1;
+    double r;
+} world_rss;
+
+static world_rss node_world(const col_mesh *m, const col_xform *x, int i)
+{
+    const col_mesh_bv *b = &m->bvs[i];
+    col_vec3 a0 = col_v3(b->frame.m[0], b->frame.m[3], b->frame.m[6]);
+    col_vec3 a1 = col_v3(b->frame.m[1], b->frame.m[4], b->frame.m[7]);
+    col_mat3 A;
+    col_vec3 c;
+    double h[2], r;
+    col_mesh_node_rss(m, i, &A, &c, h, &r);
+    world_rss w;
+    w.c = col_xform_point(x, c);
+    w.u0 = col_mat3_mul(&x->R, col_scale(a0, b->l[0]));
+    w.u1 = col_mat3_mul(&x->R, col_scale(a1, b->l[1]));
+    w.r = b->r;
+    return w;
+}
+
+/* The half width of a world RSS along unit n (its support less n.c). */
+static inline double rss_width(const world_rss *w, col_vec3 n)
+{
+    return fabs(col_dot(n, w->u0)) + fabs(col_dot(n, w->u1)) + w->r;
+}
+
+/* The directed step of two world sets along the line of their centres (C2A's Lemma 1
+ * with n from a toward b): gap = n.(cb - ca) - wa - wb along the fixed n, each body's
+ * rate |v.n| + |n x omega| reach. margin: the rounding of the centres and axes. */
+static double directed_step(const c2a_ctx *x, col_vec3 ca, double wa, double reach_a, col_vec3 cb, double wb,
+                            double reach_b, double margin)
+{
+    col_vec3 d = col_sub(cb, ca);
+    double l = col_len(d);
+    if (!(l > 0.0)) return 0.0;
+    col_vec3 n = col_scale(d, 1.0 / l);
+    double g = (l - wa - wb) * (1.0 - 1e-12) - margin - x->eps;
+    if (!(g > 0.0)) return 0.0;
+    double mu = directed(x->ma, n, reach_a) + directed(x->mb, n, reach_b);
+    return step_of(g, mu);
 }
 
 /* The certified step of node pair (ia, ib) (ib ignored for a convex b). */
@@ -182,11 +272,20 @@ static double node_step(c2a_ctx *x, int ia, int ib)
 {
     x->st.node_pairs++;
     const col_mesh *ma = &x->a->mesh;
-    double d, mu;
     if (x->mesh_b) {
         const col_mesh *mb = &x->b->mesh;
-        d = col_bv_rss_bound(&x->bvf, &ma->bvs[ia], &mb->bvs[ib]) - x->eps;
-        mu = x->speed_a + x->spin_a * node_reach(ma, ia) + x->speed_b + x->spin_b * node_reach(mb, ib);
+        double d = col_bv_rss_bound(&x->bvf, &ma->bvs[ia], &mb->bvs[ib]) - x->eps;
+        double ra = node_reach(ma, ia), rb = node_reach(mb, ib);
+        double mu = x->speed_a + x->spin_a * ra + x->speed_b + x->spin_b * rb;
+        /* the directed bound along the centres' line, where it is the larger step */
+        world_rss wa = node_world(ma, &x->xa, ia), wb = node_world(mb, &x->xb, ib);
+        col_vec3 n = col_sub(wb.c, wa.c);
+        double ln = col_len(n);
+        if (ln > 0.0) n = col_scale(n, 1.0 / ln);
+        double dir = directed_step(x, wa.c, rss_width(&wa, n), ra, wb.c, rss_width(&wb, n), rb, x->margin);
+        double dt = step_of(d, mu);
+        if (d > 0.0) x->dmin = fmin(x->dmin, d);
+        return fmax(dt, dir);
     } else {
         /* b lies in the ball of ball_b about its origin, at pb_local in a's frame: the
          * distance to the node's local box (exact bounds) and to the ball about the
@@ -205,12 +304,18 @@ static double node_step(c2a_ctx *x, int ia, int ib)
         double e = 4.0 * ma->frame_defect + 1e-12;
         double dball = col_len(col_sub(y, c)) - (sqrt(h[0] * h[0] + h[1] * h[1]) * (1.0 + e) + r) * (1.0 + e);
         double margin = 1e-12 * (ma->radius + col_len(y) + x->ball_b);
-        d = fmax(dbox, dball) - x->ball_b - margin - x->eps;
-        mu = x->speed_a + x->spin_a * node_reach(ma, ia) + x->speed_b + x->spin_b * x->reach_core_b;
+        double d = fmax(dbox, dball) - x->ball_b - margin - x->eps;
+        double ra = node_reach(ma, ia);
+        double mu = x->speed_a + x->spin_a * ra + x->speed_b + x->spin_b * x->reach_core_b;
+        world_rss wa = node_world(ma, &x->xa, ia);
+        col_vec3 u = col_sub(x->xb.p, wa.c);
+        double lu = col_len(u);
+        if (lu > 0.0) u = col_scale(u, 1.0 / lu);
+        double dir = directed_step(x, wa.c, rss_width(&wa, u), ra, x->xb.p, x->ball_b, x->reach_core_b, x->margin);
+        double dt = step_of(d, mu);
+        if (d > 0.0) x->dmin = fmin(x->dmin, d);
+        return fmax(dt, dir);
     }
-    double dt = step_of(d, mu);
-    if (d > 0.0) x->dmin = fmin(x->dmin, d);
-    return dt;
 }
 
 static inline bool is_leaf(const col_mesh *m, int i) { return m->nodes[i].count > 0; }
@@ -280,6 +385,7 @@ static void c2a_set_poses(c2a_ctx *x, double s)
     x->xb = col_xform_from_transform(tb);
     double rb = x->mesh_b ? x->b->mesh.radius : x->b->radius;
     x->eps = 64.0 * DBL_EPSILON * (col_max_abs(ta.p) + x->a->mesh.radius + col_max_abs(tb.p) + rb);
+    x->margin = 1e-12 * (col_max_abs(ta.p) + x->a->mesh.radius + col_max_abs(tb.p) + rb);
     if (x->mesh_b) col_bv_frame_setup(&x->bvf, &x->a->mesh, &x->xa, &x->b->mesh, &x->xb);
     else x->pb_local = col_mat3_tmul(&x->xa.R, col_sub(x->xb.p, x->xa.p));
 }
