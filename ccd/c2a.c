@@ -2,31 +2,36 @@
 /* Controlled conservative advancement for meshes (c2a.h; docs/ccd.md "C2A").
  *
  * One round at instant s walks the pair of hierarchies (the bounding volume traversal
- * tree, BVTT) and finds a step ds such that no triangle of a meets b in [s, s + ds]:
- * - a node pair whose certified distance lower bound is d (> 0) and whose points move
- *   toward each other at most at the rate mu stays apart for d / mu. The bound d is the
- *   rectangle swept sphere bound of narrowphase/mesh_bv_bound.h (mesh-mesh) or the node's
- *   local box and ball against the convex body's ball (mesh-convex), less the rounding of
- *   the poses at s. mu is the sum of the two bodies' non-negative terms |v| + |omega|
- *   reach, reach the farthest point of the node from its body's origin (the rotation is
- *   about the origin at the constant rate omega of ccd/toi.h): the distance of two sets
- *   shrinks no faster than the fastest point of each moves;
- * - a leaf pair (two triangles, or a triangle and a convex piece) is decided exactly by
- *   col_rounded_query (narrowphase/rounded.h), which also certifies an axis n and a gap
- *   g along it; with n fixed the gap shrinks at most at C2A's directed rate (Lemma 1)
- *   |v_a.n| + |n x omega_a| r_a + |v_b.n| + |n x omega_b| r_b, each body's term
- *   non-negative (FCL issue #555: adding signed speeds lets opposite motions cancel), r
- *   the farthest vertex of the triangle (or core point of the piece) from the origin;
- * - the step is the least d / mu over the pairs where the descent stops. A pair is not
- *   refined when its d / mu is already no smaller than the running least step (it cannot
- *   lower it: early rejection, section V), nor when the running step is at least 1 - s
- *   (nothing to prove beyond the interval).
- * The controlled part (section V): on the first rounds a node pair is accepted unrefined
- *   when its step is within a factor 1 + w of the running least (the relaxed distance
- *   query with rel_err w: w = 3 on the first two rounds, 0.5 after, 0 from the sixth
- *   round on or once a step falls to 0.005 or the least bound to 1/100 of the bodies'
- *   size, the paper's absolute 0.5 rescaled). A smaller step is always safe; it only
- *   costs rounds, and a relaxed round visits far fewer node pairs.
+ * tree, BVTT) and finds a step ds such that no triangle of a meets b in [s, s + ds]. Every
+ * bound keeps a unit direction n FIXED over the step: if the two sets are separated along
+ * n by a gap g at s (min over b of n.y - max over a of n.x >= g), a point x = p(t) + R(t) c
+ * of a body moves along n at most at |v.n| + |n x omega| |c| (the slerp turns about the
+ * body's origin at the constant rate omega of ccd/toi.h), so the gap along n stays
+ * positive for ds < g / mu with mu = mu_a + mu_b, each body's term non-negative (C2A's
+ * Lemma 1; FCL issue #555: adding signed speeds lets opposite motions cancel).
+ * - A node pair: the rectangle swept spheres of lib/core/mesh.h at the poses (centre c,
+ *   axes u_k scaled by the half lengths, radius r; the support along n is n.c + |n.u_0| +
+ *   |n.u_1| + r exactly, whatever the frame's non-orthonormality), n from a toward b near
+ *   the direction of their closest points (alternating projections between the
+ *   rectangles, as narrowphase/mesh_bv_bound.c picks its axis), g the two supports'
+ *   difference less a relative margin for the rounding of centres, axes and poses, and
+ *   |c| at most the node's reach (the farthest point of its RSS from the origin). Against
+ *   a convex body the same with b's bounding ball, and also the undirected bound: the
+ *   distance from b's ball to the node's local box or its rectangle's ball over the sum of
+ *   |v| + |omega| reach. (narrowphase/mesh_bv_bound.h's certified RSS distance bound was
+ *   measured as the undirected alternative for mesh pairs: it costs more than it prunes.)
+ * - A leaf pair (two triangles, or a triangle and a convex piece): first the same gap
+ *   along the centroids' line; where that does not settle it, col_rounded_query
+ *   (narrowphase/rounded.h) decides exactly and certifies an axis and a gap.
+ * - The step is the least g / mu over the pairs where the descent stops. A pair is not
+ *   refined when its step is no smaller than the running least (it cannot lower it: the
+ *   early rejection of section V), the running least starting at 1 - s (nothing to prove
+ *   beyond the interval).
+ * The controlled part (section V): on the first rounds a pair is accepted unrefined when
+ *   its step is within a factor 1 + w of the running least (the relaxed query with
+ *   rel_err w: w = 3 on the first two rounds, 0.5 after, 0 from the sixth round on or once
+ *   a step falls to 0.005 or the least gap to 1/100 of the bodies' size, the paper's
+ *   absolute 0.5 rescaled). A smaller step is always safe; it only costs rounds.
  * Contact: a leaf pair decided touching, or certified apart by no more than the rounding
  * of the poses at s, ends the loop at s; a probe 5e-7 ahead by the exact discrete test
  * ends it when the steps have become tiny (grazing, a loose rotation bound), and the
@@ -37,7 +42,6 @@
 #include <math.h>
 
 #include "lib/core/mesh.h"
-#include "narrowphase/mesh_bv_bound.h"
 #include "narrowphase/mesh_collide.h"
 #include "narrowphase/mesh_distance.h"
 #include "narrowphase/rounded.h"
@@ -56,7 +60,6 @@ typedef struct c2a_ctx {
     bool mesh_b;
     col_c2a_bound bound;
     col_xform xa, xb;
-    col_bv_frame bvf;     /* mesh-mesh: the RSS bound's frame at s */
     col_vec3 pb_local;    /* mesh-convex: b's origin in a's local frame */
     double eps;           /* the rounding of the poses at s, a length */
     double margin;        /* the rounding of world centres and axes of nodes, a length */
@@ -251,18 +254,48 @@ static inline double rss_width(const world_rss *w, col_vec3 n)
     return fabs(col_dot(n, w->u0)) + fabs(col_dot(n, w->u1)) + w->r;
 }
 
-/* The directed step of two world sets along the line of their centres (C2A's Lemma 1
- * with n from a toward b): gap = n.(cb - ca) - wa - wb along the fixed n, each body's
- * rate |v.n| + |n x omega| reach. margin: the rounding of the centres and axes. */
-static double directed_step(const c2a_ctx *x, col_vec3 ca, double wa, double reach_a, col_vec3 cb, double wb,
-                            double reach_b, double margin)
+/* The nearest point of rectangle w (radius ignored) to p, by clamping p's coordinates
+ * along the two axes (the axes are near orthogonal: any direction this gives is valid,
+ * only its quality depends on it). */
+static col_vec3 rect_nearest(const world_rss *w, col_vec3 p)
 {
-    col_vec3 d = col_sub(cb, ca);
-    double l = col_len(d);
-    if (!(l > 0.0)) return 0.0;
-    col_vec3 n = col_scale(d, 1.0 / l);
-    double g = (l - wa - wb) * (1.0 - 1e-12) - margin - x->eps;
+    col_vec3 d = col_sub(p, w->c), q = w->c;
+    double n0 = col_len2(w->u0), n1 = col_len2(w->u1);
+    if (n0 > 0.0) q = col_add(q, col_scale(w->u0, fmax(-1.0, fmin(1.0, col_dot(d, w->u0) / n0))));
+    if (n1 > 0.0) q = col_add(q, col_scale(w->u1, fmax(-1.0, fmin(1.0, col_dot(d, w->u1) / n1))));
+    return q;
+}
+
+/* A unit direction from a toward b near the one of their closest points: two rounds of
+ * alternating projections between the rectangles (as narrowphase/mesh_bv_bound.c picks
+ * its axis), else the centres' line, else z. */
+static col_vec3 near_direction(const world_rss *a, const world_rss *b)
+{
+    col_vec3 pa = rect_nearest(a, b->c), pb = b->c;
+    for (int round = 0; round < 2; round++) {
+        pb = rect_nearest(b, pa);
+        pa = rect_nearest(a, pb);
+    }
+    col_vec3 n = col_sub(pb, pa);
+    double l = col_len(n);
+    if (!(l > 0.0)) {
+        n = col_sub(b->c, a->c);
+        l = col_len(n);
+    }
+    return l > 0.0 ? col_scale(n, 1.0 / l) : col_v3(0.0, 0.0, 1.0);
+}
+
+/* The directed step of two world sets along the fixed unit n from a toward b (C2A's
+ * Lemma 1): their gap along n is n.(cb - ca) - wa - wb (wa, wb their half widths along n
+ * about the centres), each body's rate |v.n| + |n x omega| reach. margin: the rounding of
+ * the centres, axes and n. */
+static double directed_step(c2a_ctx *x, col_vec3 n, col_vec3 ca, double wa, double reach_a, col_vec3 cb,
+                            double wb, double reach_b, double margin)
+{
+    double g = col_dot(n, col_sub(cb, ca)) - wa - wb;
+    g = g * (1.0 - 1e-12) - margin - x->eps;
     if (!(g > 0.0)) return 0.0;
+    x->dmin = fmin(x->dmin, g);
     double mu = directed(x->ma, n, reach_a) + directed(x->mb, n, reach_b);
     return step_of(g, mu);
 }
@@ -273,19 +306,14 @@ static double node_step(c2a_ctx *x, int ia, int ib)
     x->st.node_pairs++;
     const col_mesh *ma = &x->a->mesh;
     if (x->mesh_b) {
+        /* the directed bound along the centres' line; the RSS distance bound (costlier)
+         * only when the pair is popped and this one does not already reject it
+         * (node_step_rss) */
         const col_mesh *mb = &x->b->mesh;
-        double d = col_bv_rss_bound(&x->bvf, &ma->bvs[ia], &mb->bvs[ib]) - x->eps;
         double ra = node_reach(ma, ia), rb = node_reach(mb, ib);
-        double mu = x->speed_a + x->spin_a * ra + x->speed_b + x->spin_b * rb;
-        /* the directed bound along the centres' line, where it is the larger step */
         world_rss wa = node_world(ma, &x->xa, ia), wb = node_world(mb, &x->xb, ib);
-        col_vec3 n = col_sub(wb.c, wa.c);
-        double ln = col_len(n);
-        if (ln > 0.0) n = col_scale(n, 1.0 / ln);
-        double dir = directed_step(x, wa.c, rss_width(&wa, n), ra, wb.c, rss_width(&wb, n), rb, x->margin);
-        double dt = step_of(d, mu);
-        if (d > 0.0) x->dmin = fmin(x->dmin, d);
-        return fmax(dt, dir);
+        col_vec3 n = near_direction(&wa, &wb);
+        return directed_step(x, n, wa.c, rss_width(&wa, n), ra, wb.c, rss_width(&wb, n), rb, x->margin);
     } else {
         /* b lies in the ball of ball_b about its origin, at pb_local in a's frame: the
          * distance to the node's local box (exact bounds) and to the ball about the
@@ -308,10 +336,9 @@ static double node_step(c2a_ctx *x, int ia, int ib)
         double ra = node_reach(ma, ia);
         double mu = x->speed_a + x->spin_a * ra + x->speed_b + x->spin_b * x->reach_core_b;
         world_rss wa = node_world(ma, &x->xa, ia);
-        col_vec3 u = col_sub(x->xb.p, wa.c);
-        double lu = col_len(u);
-        if (lu > 0.0) u = col_scale(u, 1.0 / lu);
-        double dir = directed_step(x, wa.c, rss_width(&wa, u), ra, x->xb.p, x->ball_b, x->reach_core_b, x->margin);
+        world_rss wb = {x->xb.p, col_v3(0.0, 0.0, 0.0), col_v3(0.0, 0.0, 0.0), 0.0};
+        col_vec3 u = near_direction(&wa, &wb);
+        double dir = directed_step(x, u, wa.c, rss_width(&wa, u), ra, x->xb.p, x->ball_b, x->reach_core_b, x->margin);
         double dt = step_of(d, mu);
         if (d > 0.0) x->dmin = fmin(x->dmin, d);
         return fmax(dt, dir);
@@ -342,7 +369,7 @@ static void c2a_traverse(c2a_ctx *x)
     while (sp > 0 && !x->contact) {
         sp--;
         const int ia = stack[sp].a, ib = stack[sp].b;
-        const double dt = stack[sp].dt;
+        double dt = stack[sp].dt;
         if (dt >= x->best) continue; /* cannot lower the step: early rejection */
         bool la = is_leaf(ma, ia), lb = mb == NULL || is_leaf(mb, ib);
         if (la && lb) {
@@ -386,8 +413,7 @@ static void c2a_set_poses(c2a_ctx *x, double s)
     double rb = x->mesh_b ? x->b->mesh.radius : x->b->radius;
     x->eps = 64.0 * DBL_EPSILON * (col_max_abs(ta.p) + x->a->mesh.radius + col_max_abs(tb.p) + rb);
     x->margin = 1e-12 * (col_max_abs(ta.p) + x->a->mesh.radius + col_max_abs(tb.p) + rb);
-    if (x->mesh_b) col_bv_frame_setup(&x->bvf, &x->a->mesh, &x->xa, &x->b->mesh, &x->xb);
-    else x->pb_local = col_mat3_tmul(&x->xa.R, col_sub(x->xb.p, x->xa.p));
+    if (!x->mesh_b) x->pb_local = col_mat3_tmul(&x->xa.R, col_sub(x->xb.p, x->xa.p));
 }
 
 /* The exact discrete test at s (the probe). */
