@@ -3660,6 +3660,181 @@ typedef struct cell {
     const char *na;    /* why the class does not apply */
 } cell;
 
+/* ---- col_toi and col_geometry_toi (continuous collision) ---- */
+
+/* Both forms refuse pose bad in each of the four poses (a0, a1, b0, b1), for every pair
+ * of kinds, with *out zeroed, a message naming the call and the world unchanged. */
+static void toi_refuse_pose(fx *f, col_transform bad, col_status want)
+{
+    const col_geometry *g[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    const col_shape_id s[4] = {f->box, f->ball, f->pill, f->combo};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            for (int slot = 0; slot < 4; slot++) {
+                col_transform x[4] = {at(0, 0, 0), at(1, 0, 0), at(3, 0, 0), at(-2, 0, 0)};
+                x[slot] = bad;
+                col_toi_output o;
+                memset(&o, 0x5a, sizeof o);
+                QEXPECT(f, want, col_geometry_toi(g[i], x[0], x[1], g[j], x[2], x[3], f->scratch, &o));
+                if (!all_zero(&o, sizeof o)) fail_msg("col_geometry_toi failed without zeroing *out");
+                col_toi_input in = {s[i], s[j], x[0], x[1], x[2], x[3]};
+                memset(&o, 0x5a, sizeof o);
+                EXPECT(f, want, col_toi(f->w, &in, &o));
+                if (!all_zero(&o, sizeof o)) fail_msg("col_toi failed without zeroing *out");
+            }
+}
+
+static void toi_refuse_values(fx *f, double v, col_status want_pos, col_status want_quat)
+{
+    for (int k = 0; k < 7; k++) toi_refuse_pose(f, pose_with(k, v), k < 3 ? want_pos : want_quat);
+}
+
+static void toi_nan(fx *f)
+{
+    toi_refuse_values(f, NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    toi_refuse_values(f, -NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+static void toi_inf(fx *f)
+{
+    toi_refuse_values(f, INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    toi_refuse_values(f, -INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+/* The both forms' answer on one case (geometries and the world's shapes of the same
+ * kinds): hit and s as want says (s_max: the latest s allowed, s_min: the earliest). */
+static void toi_both(fx *f, const col_geometry *ga, col_shape_id sa, const col_geometry *gb, col_shape_id sb,
+                     const col_transform *x, bool want, double s_min, double s_max)
+{
+    col_toi_output o, w;
+    QEXPECT(f, COL_OK, col_geometry_toi(ga, x[0], x[1], gb, x[2], x[3], f->scratch, &o));
+    col_toi_input in = {sa, sb, x[0], x[1], x[2], x[3]};
+    EXPECT(f, COL_OK, col_toi(f->w, &in, &w));
+    if (o.hit != want || w.hit != want)
+        fail_msg("toi: hit %d and %d, want %d (a0 %g, b0 %g)", o.hit, w.hit, want, x[0].p.x, x[2].p.x);
+    if (want && (o.s < s_min || o.s > s_max || w.s < s_min || w.s > s_max))
+        fail_msg("toi: s %.17g and %.17g, want [%.17g, %.17g]", o.s, w.s, s_min, s_max);
+}
+
+/* Huge: refused beyond COL_MAX_COORD; accepted at the corners of the range, with a box
+ * 2e13 wide jumping -1e15 to 1e15 through another in one interval (hit near s = 1/2). */
+static void toi_huge(fx *f)
+{
+    toi_refuse_values(f, 1e300, COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    toi_refuse_values(f, nextafter(-COL_MAX_COORD, -INFINITY), COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    const double c = COL_MAX_COORD, h = 1e13;
+    col_shape_id big = make_box(f->w, h, h, h);
+    f->hash = col_world_hash(f->w);
+    col_geometry *g = NULL;
+    GMAKE(f, g, col_geometry_create_box(&f->gh, col_vec3_make(h, h, h), &g, &f->err));
+    /* b still at 0, a from -c + h to c - h: contact when a's centre reaches -2h */
+    col_transform x[4] = {at(-c + h, 0, 0), at(c - h, 0, 0), at(0, 0, 0), at(0, 0, 0)};
+    double s_true = (c - h - 2 * h) / (2 * c - 2 * h);
+    toi_both(f, g, big, g, big, x, true, s_true - 1e-6, s_true + 1e-12);
+    /* the same path 3h to the side: a miss */
+    x[2] = x[3] = at(0, 3 * h, 0);
+    toi_both(f, g, big, g, big, x, false, 0, 1);
+    col_geometry_destroy(g);
+}
+
+/* Tiny: subnormal and -0.0 coordinates accepted; a box of half extent 1 moving by 4
+ * toward another hits at s = 1/4 (its centre at -2) whatever v adds. */
+static void toi_tiny(fx *f)
+{
+    for (size_t k = 0; k < sizeof tiny_values / sizeof tiny_values[0]; k++) {
+        double v = tiny_values[k];
+        col_transform x[4] = {at(v, v, -v), at(v, v, v), at(-3.0 + v, 0, 0), at(1.0, v, 0)};
+        toi_both(f, f->gbox, f->box, f->gbox, f->box, x, true, 0.25 - 1e-6, 0.25 + 1e-12);
+    }
+}
+
+static void toi_null(fx *f)
+{
+    col_transform x = at(0, 0, 0), y = at(3, 0, 0);
+    col_toi_output o;
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(NULL, x, x, f->gbox, y, y, f->scratch, &o));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gbox, x, x, NULL, y, y, f->scratch, &o));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gbox, x, x, f->gbox, y, y, f->scratch, NULL));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gbox, x, x, f->gbox, y, y, NULL, &o));
+    col_toi_input in = {f->box, f->blob, x, x, y, y};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_toi(NULL, &in, &o));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, NULL, &o));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, NULL));
+}
+
+static void toi_id(fx *f)
+{
+    col_transform x = at(0, 0, 0), y = at(3, 0, 0);
+    col_toi_output o;
+    for (int k = 0; k < f->nbad_shape; k++) {
+        col_toi_input in = {f->bad_shape[k], f->blob, x, x, y, y};
+        EXPECT(f, COL_ERR_STALE_ID, col_toi(f->w, &in, &o));
+        in.shape_a = f->box;
+        in.shape_b = f->bad_shape[k];
+        EXPECT(f, COL_ERR_STALE_ID, col_toi(f->w, &in, &o));
+    }
+}
+
+/* Degenerate: every kind against every kind at one pose, not moving (s = 0 where they
+ * meet there, else a proven miss); faces
+ * exactly touching and parting (s = 0); no motion and apart (a proven miss); a mesh on
+ * either side (refused: meshes wait for C2A, docs/ccd.md). */
+static void toi_degenerate(fx *f)
+{
+    const col_geometry *g[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    const col_shape_id s[4] = {f->box, f->ball, f->pill, f->combo};
+    col_transform same[4] = {at(1, 2, 3), at(1, 2, 3), at(1, 2, 3), at(1, 2, 3)};
+    col_transform apart[4] = {at(0, 0, 0), at(0, 0, 0), at(9, 0, 0), at(9, 0, 0)};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            bool meet = false; /* the compound's pieces leave a gap about its origin */
+            QEXPECT(f, COL_OK, col_geometry_overlap(g[i], same[0], g[j], same[0], COL_BACKEND_REFERENCE, f->scratch, &meet));
+            toi_both(f, g[i], s[i], g[j], s[j], same, meet, 0.0, 0.0);
+            toi_both(f, g[i], s[i], g[j], s[j], apart, false, 0, 1);
+        }
+    col_transform touch[4] = {at(0, 0, 0), at(-5, 0, 0), at(1, 0, 0), at(6, 0, 0)};
+    toi_both(f, f->gbox, f->box, f->gbox, f->box, touch, true, 0.0, 0.0);
+    col_vec3 v[MESH_NV];
+    uint32_t t[3 * MESH_NT];
+    mesh_fill(v, t);
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = MESH_NV;
+    def.indices = t;
+    def.triangle_count = MESH_NT;
+    col_geometry *m = NULL;
+    GMAKE(f, m, col_geometry_create_mesh(&f->gh, &def, &m, &f->err));
+    col_shape_id ms;
+    EXPECT(f, COL_OK, col_shape_create_mesh(f->w, &def, &ms));
+    col_toi_output o;
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(m, apart[0], apart[1], f->gbox, apart[2], apart[3], f->scratch, &o));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gball, apart[0], apart[1], m, apart[2], apart[3], f->scratch, &o));
+    col_toi_input in = {ms, f->box, apart[0], apart[1], apart[2], apart[3]};
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, &o));
+    in.shape_a = f->pill;
+    in.shape_b = ms;
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, &o));
+    col_geometry_destroy(m);
+}
+
+/* Quaternions: zero, non-unit and far off refused in each pose; q1 = -q0 (the same
+ * orientation) is no rotation at all: the answer equals that of q1 = q0. */
+static void toi_other(fx *f)
+{
+    toi_refuse_pose(f, pose_with(6, 0.0), COL_ERR_BAD_QUATERNION);
+    toi_refuse_pose(f, pose_with(6, 1.5), COL_ERR_BAD_QUATERNION);
+    col_transform far = at(0, 0, 0);
+    far.q = (col_quat){0.6, 0.6, 0.6, 0.6};
+    toi_refuse_pose(f, far, COL_ERR_BAD_QUATERNION);
+    col_transform x[4] = {at(0, 0, 0), at(0, 0, 0), at(-4, 0.3, 0), at(4, 0.3, 0)};
+    x[1].q = (col_quat){0, 0, 0, -1};
+    col_toi_output o, p;
+    QEXPECT(f, COL_OK, col_geometry_toi(f->gpill, x[0], x[1], f->gbox, x[2], x[3], f->scratch, &o));
+    x[1].q = (col_quat){0, 0, 0, 1};
+    QEXPECT(f, COL_OK, col_geometry_toi(f->gpill, x[0], x[1], f->gbox, x[2], x[3], f->scratch, &p));
+    HOLDS(f, o.hit && p.hit && o.s == p.s);
+}
+
 #define T(entry, col, fn) {#entry, (col), (fn), #fn, NULL}
 #define NA(entry, col, why) {#entry, (col), NULL, NULL, (why)}
 /* The same reason for every class but those a row lists with T. */
@@ -3949,6 +4124,24 @@ static const cell cells[] = {
     NA(col_geometry_contact, C_ID, NA_GEOMIDS),
     T(col_geometry_contact, C_DEGEN, geom_queries_degenerate),
     T(col_geometry_contact, C_OTHER, geom_queries_other),
+    T(col_geometry_toi, C_NAN, toi_nan),
+    T(col_geometry_toi, C_INF, toi_inf),
+    T(col_geometry_toi, C_HUGE, toi_huge),
+    T(col_geometry_toi, C_TINY, toi_tiny),
+    NA(col_geometry_toi, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_toi, C_NULL, toi_null),
+    NA(col_geometry_toi, C_ID, NA_GEOMIDS),
+    T(col_geometry_toi, C_DEGEN, toi_degenerate),
+    T(col_geometry_toi, C_OTHER, toi_other),
+    T(col_toi, C_NAN, toi_nan),
+    T(col_toi, C_INF, toi_inf),
+    T(col_toi, C_HUGE, toi_huge),
+    T(col_toi, C_TINY, toi_tiny),
+    NA(col_toi, C_COUNT, NA_NOCOUNT),
+    T(col_toi, C_NULL, toi_null),
+    T(col_toi, C_ID, toi_id),
+    T(col_toi, C_DEGEN, toi_degenerate),
+    T(col_toi, C_OTHER, toi_other),
     T(col_geometry_create_hull, C_NAN, shape_create_nan),
     T(col_geometry_create_hull, C_INF, shape_create_inf),
     T(col_geometry_create_hull, C_HUGE, shape_create_huge),
@@ -4092,7 +4285,7 @@ static const char *const entries[] = {
     "col_pair_is_enabled", "col_body_id_is_null", "col_shape_id_is_null", "col_body_id_equals",
     "col_shape_id_equals", "col_query_scratch_create", "col_query_scratch_destroy", "col_query_scratch_last_error",
     "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
-    "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_create_hull",
+    "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_toi", "col_toi", "col_geometry_create_hull",
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
     "col_geometry_create_compound", "col_default_mesh_def", "col_geometry_create_mesh", "col_geometry_clone",
     "col_geometry_destroy", "col_geometry_get_info", "col_geometry_get_mesh", "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
