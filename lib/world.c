@@ -11,6 +11,7 @@
 
 #include "broadphase/sap.h"
 #include "lib/interframe.h"
+#include "lib/query_tree.h"
 #include "narrowphase/mesh_collide.h"
 #include "lib/core/fnv.h"
 #include "lib/geometry_data.h"
@@ -157,6 +158,7 @@ void col_world_destroy(col_world *world)
     col_sleep_wheel_destroy(&w->sleep_queue, &w->alloc);
     col_pair_filter_destroy(&w->disabled, &w->alloc);
     col_interframe_destroy(w);
+    col_world_query_destroy(w);
     col_results_destroy(&w->results, &w->alloc);
     col_arena_free(&w->alloc, &w->frame_arena);
     col_pose_batch_destroy(&w->poses, &w->alloc);

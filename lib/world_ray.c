@@ -1,0 +1,248 @@
+/* SPDX-License-Identifier: MIT */
+/* Ray casts against every body (include/colibri/world_query.h, docs/queries.md): the query
+ * tree (lib/query_tree.h) walked front to back, bodies moved since the last update one by
+ * one from their set poses, each body's pieces or mesh through narrowphase/ray.h. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "colibri/world_query.h"
+#include "lib/query_tree.h"
+#include "narrowphase/ray.h"
+
+/* ---- rays ---- */
+
+enum { RAY_CLOSEST, RAY_ANY, RAY_ALL };
+
+typedef struct ray_hit_rec {
+    double t;
+    uint32_t slot;
+    int piece;
+    col_vec3 normal;
+} ray_hit_rec;
+
+typedef struct ray_query {
+    const col_world *w;
+    col_ray_seg seg;
+    col_vec3 d;
+    double margin;           /* box tests widened by this (docs/queries.md) */
+    const col_query_filter *filter;
+    int mode;
+    bool found, done;
+    ray_hit_rec best;
+    ray_hit_rec *all;        /* RAY_ALL */
+    int count, cap;
+    col_status status;
+} ray_query;
+
+/* Entry parameter of the segment into [lo, hi] widened by m; above 1 when it misses. */
+static double seg_box_enter(const ray_query *q, col_vec3 lo, col_vec3 hi)
+{
+    const double a[3] = {q->seg.a.x, q->seg.a.y, q->seg.a.z}, d[3] = {q->d.x, q->d.y, q->d.z};
+    const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
+    double t0 = 0.0, t1 = 1.0, m = q->margin;
+    for (int k = 0; k < 3; k++) {
+        double bl = l[k] - m, bh = h[k] + m;
+        if (d[k] == 0.0) {
+            if (a[k] < bl || a[k] > bh) return 2.0;
+            continue;
+        }
+        double inv = 1.0 / d[k], ta = (bl - a[k]) * inv, tb = (bh - a[k]) * inv;
+        if (ta > tb) {
+            double s = ta;
+            ta = tb, tb = s;
+        }
+        t0 = ta > t0 ? ta : t0;
+        t1 = tb < t1 ? tb : t1;
+        if (t0 > t1) return 2.0;
+    }
+    return t0;
+}
+
+static double ray_tmax(const ray_query *q)
+{
+    return q->mode == RAY_CLOSEST && q->found ? q->best.t : 1.0;
+}
+
+static void ray_keep(ray_query *q, const ray_hit_rec *h)
+{
+    if (q->mode == RAY_ALL) {
+        if (q->count == q->cap) {
+            int cap = q->cap ? 2 * q->cap : 16;
+            col_alloc a;
+            col_alloc_init(&a, &q->w->def.allocator);
+            ray_hit_rec *n = col_alloc_bytes(&a, (size_t)cap * sizeof *n);
+            if (n == NULL) {
+                q->status = COL_ERR_OUT_OF_MEMORY, q->done = true;
+                return;
+            }
+            if (q->count) memcpy(n, q->all, (size_t)q->count * sizeof *n);
+            col_free_bytes(&a, q->all, (size_t)q->cap * sizeof *q->all);
+            q->all = n, q->cap = cap;
+        }
+        q->all[q->count++] = *h;
+        q->found = true;
+        return;
+    }
+    if (!q->found || h->t < q->best.t || (h->t == q->best.t && h->slot < q->best.slot)) q->best = *h;
+    q->found = true;
+    if (q->mode == RAY_ANY) q->done = true;
+}
+
+/* One body: box, filter, then its pieces (or its mesh). */
+static void ray_body(ray_query *q, uint32_t slot)
+{
+    const col_world *w = q->w;
+    col_xform xf;
+    col_aabb box;
+    col_query_body_pose_box(w, slot, &xf, &box);
+    double tmax = ray_tmax(q);
+    if (seg_box_enter(q, box.min, box.max) > tmax) return;
+    if (!col_query_body_passes(w, slot, q->filter)) return;
+    const col_geometry *g = w->shapes[w->bodies[slot].shape].geom;
+    ray_hit_rec h = {0.0, slot, 0, {0, 0, 0}};
+    bool hit = false;
+    col_ray_out o;
+    o.exact = 0;
+    if (col_geometry_is_mesh(g)) {
+        hit = col_ray_mesh(&g->mesh, &xf, &q->seg, tmax, &o);
+        if (hit) h.t = o.t, h.piece = o.triangle, h.normal = o.normal;
+    } else {
+        for (int i = 0; i < g->piece_count; i++)
+            if (col_ray_piece(&g->pieces[i], &xf, &q->seg, hit ? h.t : tmax, &o) && (!hit || o.t < h.t)) {
+                h.t = o.t, h.piece = i, h.normal = o.normal;
+                hit = true;
+            }
+    }
+    if (!hit) return;
+    if (q->mode == RAY_CLOSEST && q->found && (h.t > q->best.t || (h.t == q->best.t && slot > q->best.slot))) return;
+    ray_keep(q, &h);
+}
+
+static void ray_walk(ray_query *q, const col_box_tree *t)
+{
+    if (t->node_count == 0) return;
+    int stack[COL_BOX_TREE_STACK], top = 0;
+    stack[top++] = 0;
+    while (top > 0 && !q->done) {
+        const col_box_tree_node *nd = &t->nodes[stack[--top]];
+        if (seg_box_enter(q, nd->min, nd->max) > ray_tmax(q)) continue;
+        if (nd->count > 0) {
+            for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
+                if (col_query_body_in_tree(q->w, t->ids[k])) ray_body(q, t->ids[k]);
+            continue;
+        }
+        int c0 = nd->child, c1 = c0 + 1;
+        double t0 = seg_box_enter(q, t->nodes[c0].min, t->nodes[c0].max);
+        double t1 = seg_box_enter(q, t->nodes[c1].min, t->nodes[c1].max);
+        if (t0 > t1) {
+            int s = c0;
+            c0 = c1, c1 = s;
+        }
+        stack[top++] = c1; /* the nearer child on top */
+        stack[top++] = c0;
+    }
+}
+
+static int hit_order(const void *pa, const void *pb)
+{
+    const ray_hit_rec *a = pa, *b = pb;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+static col_ray_hit hit_out(const ray_query *q, const ray_hit_rec *h)
+{
+    col_ray_hit o;
+    o.body = col_world_body_id(q->w, h->slot);
+    o.piece = h->piece;
+    o.fraction = h->t;
+    o.point = h->t == 1.0 ? q->seg.b : col_add(q->seg.a, col_scale(q->d, h->t));
+    o.normal = h->normal;
+    return o;
+}
+
+/* Validates, syncs the tree and runs the walk; the caller reads q. */
+static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translation, const col_query_filter *filter,
+                          int mode, ray_query *q, const char *what)
+{
+    static const col_query_filter every = {0xffffffffu, 0xffffffffu, NULL, NULL};
+    memset(q, 0, sizeof *q);
+    col_vec3 end = col_add(origin, translation);
+    if (!col_query_finite_point(origin) || !col_query_finite_point(translation) || !col_query_finite_point(end))
+        return col_world_fail(w, COL_ERR_NOT_FINITE, "%s: the ray has a coordinate that is NaN, infinite or beyond %g",
+                              what, COL_MAX_COORD);
+    col_status st = col_world_queries_ready(w);
+    if (st != COL_OK) return col_world_fail(w, st, "%s: out of memory for the query tree", what);
+    q->w = w;
+    q->seg.a = origin, q->seg.b = end;
+    q->d = col_sub(end, origin);
+    q->margin = COL_RAY_REL_MARGIN * (col_max_abs(origin) + col_max_abs(end));
+    q->filter = filter ? filter : &every;
+    q->mode = mode;
+    ray_walk(q, col_world_query_tree(w));
+    for (int k = 0; k < w->dirty_count && !q->done; k++) {
+        uint32_t s = w->dirty_list[k];
+        if (w->body_ids.live[s] && w->bodies[s].dirty) ray_body(q, s);
+    }
+    if (q->status != COL_OK) return col_world_fail(w, q->status, "%s: out of memory for the hit list", what);
+    return COL_OK;
+}
+
+static col_status ray_one(const col_world *w, col_vec3 origin, col_vec3 translation, const col_query_filter *filter,
+                          col_ray_hit *hit, bool *found, int mode, const char *what)
+{
+    if (w == NULL || hit == NULL || found == NULL) {
+        if (hit) memset(hit, 0, sizeof *hit);
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    }
+    memset(hit, 0, sizeof *hit);
+    *found = false;
+    ray_query q;
+    col_status st = ray_run(w, origin, translation, filter, mode, &q, what);
+    if (st != COL_OK) return st;
+    *found = q.found;
+    if (q.found) *hit = hit_out(&q, &q.best);
+    return COL_OK;
+}
+
+col_status col_world_cast_ray(const col_world *world, col_vec3 origin, col_vec3 translation,
+                              const col_query_filter *filter, col_ray_hit *hit, bool *found)
+{
+    return ray_one(world, origin, translation, filter, hit, found, RAY_CLOSEST, "col_world_cast_ray");
+}
+
+col_status col_world_cast_ray_any(const col_world *world, col_vec3 origin, col_vec3 translation,
+                                  const col_query_filter *filter, col_ray_hit *hit, bool *found)
+{
+    return ray_one(world, origin, translation, filter, hit, found, RAY_ANY, "col_world_cast_ray_any");
+}
+
+/* Checks the output list arguments shared by the list queries. */
+static col_status list_args(const col_world *w, const void *out, int capacity, int *count, const char *what)
+{
+    if (w == NULL || count == NULL) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    *count = 0;
+    if (capacity < 0) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: capacity %d is negative", what, capacity);
+    if (out == NULL && capacity > 0)
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL output with capacity %d", what, capacity);
+    return COL_OK;
+}
+
+col_status col_world_cast_ray_all(const col_world *world, col_vec3 origin, col_vec3 translation,
+                                  const col_query_filter *filter, col_ray_hit *hits, int capacity, int *count)
+{
+    const char *what = "col_world_cast_ray_all";
+    col_status st = list_args(world, hits, capacity, count, what);
+    if (st != COL_OK) return st;
+    ray_query q;
+    st = ray_run(world, origin, translation, filter, RAY_ALL, &q, what);
+    if (st == COL_OK) {
+        qsort(q.all, (size_t)q.count, sizeof *q.all, hit_order);
+        for (int k = 0; k < q.count && k < capacity; k++) hits[k] = hit_out(&q, &q.all[k]);
+        *count = q.count;
+    }
+    col_alloc a;
+    col_alloc_init(&a, &world->def.allocator);
+    col_free_bytes(&a, q.all, (size_t)q.cap * sizeof *q.all);
+    return st;
+}
