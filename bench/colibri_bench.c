@@ -6,7 +6,7 @@
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
  *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE] [--csv FILE]
- *                 [--static still|none]
+ *                 [--static still|none] [--rays N] [--dump-rays FILE]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -44,6 +44,7 @@
 
 #include "colibri/colibri.h"
 #include "lib/core/thread_pool.h"
+#include "bench_rays.h"
 #include "frame_log.h"
 #include "scene.h"
 
@@ -72,6 +73,8 @@ typedef struct options {
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
     bool declared_speeds;     /* --declared-speeds: bodies declare the scene's |v| and |w| */
     bool no_static;           /* --static none: still bodies are moving bodies like the others */
+    int rays;                 /* --rays N: N rays cast after each frame (bench_rays.h); 0: none */
+    const char *rays_dump;    /* --dump-rays FILE: 'f k body t' per ray; NULL: none */
 } options;
 
 typedef struct scene_pair {
@@ -95,6 +98,9 @@ typedef struct results {
     int stalls;              /* col_counters.worker_stalls after the run */
     const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
     const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
+    double *rays_ms;         /* --rays: per frame, the casts (the tree's sync included) */
+    double *rays_sync_ms;    /* --rays: per frame, the query tree's sync alone */
+    int rays;
 } results;
 
 static void usage(FILE *out)
@@ -103,7 +109,7 @@ static void usage(FILE *out)
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME] [--record FILE]\n"
-            "                     [--static still|none]\n"
+            "                     [--static still|none] [--rays N] [--dump-rays FILE]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -122,6 +128,8 @@ static void usage(FILE *out)
             "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
             "  --static S       'still' (default): a body with v = w = 0 is a static body, never\n"
             "                   moved; 'none': it is a moving body whose pose is set every frame\n"
+            "  --rays N         cast N rays after each frame (docs/scenes.md, \"Ray mode\"), timed apart\n"
+            "  --dump-rays F    write 'f k body t' per ray to F\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n"
             "Prints one report line on stdout (key=value; docs/bench.md, \"Output\"). A run longer\n"
@@ -185,7 +193,7 @@ static int parse_options(int argc, char **argv, options *o)
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
                                              "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
-                                             "--record", "--csv", "--static"};
+                                             "--record", "--csv", "--static", "--rays", "--dump-rays"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -263,10 +271,27 @@ static int parse_options(int argc, char **argv, options *o)
             }
             o->no_static = strcmp(value, "none") == 0;
             break;
+        case 11:
+            if (!parse_count(value, 1, &o->rays)) {
+                fprintf(stderr, PROG ": --rays wants an integer >= 1, not '%s'\n", value);
+                return 2;
+            }
+            break;
+        case 12:
+            o->rays_dump = value;
+            break;
         default:
             o->name = value;
             break;
         }
+    }
+    if (o->brute && (o->rays > 0 || o->rays_dump)) {
+        fprintf(stderr, PROG ": --rays casts into a world: it does not go with --brute\n");
+        return 2;
+    }
+    if (o->rays_dump && o->rays == 0) {
+        fprintf(stderr, PROG ": --dump-rays needs --rays N\n");
+        return 2;
     }
     if (o->brute && o->record_path) {
         fprintf(stderr, PROG ": --record records a world: it does not go with --brute\n");
@@ -547,7 +572,7 @@ static bool merge_pairs(const pair_vec *a, const pair_vec *b, pair_vec *out)
 /* Normal run: bodies in a world, one col_world_update per frame. */
 static bool run_world(const bench_scene *sc, const options *o, col_world *world,
                       const col_shape_id *shape_ids, col_backend backend, int64_t t_setup, FILE *dump,
-                      frame_log *log, results *res)
+                      FILE *rays_dump, frame_log *log, results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
@@ -678,6 +703,10 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             goto done;
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
+        if (o->rays > 0 && !bench_rays_frame(world, sc->room, f, o->rays, scene_of, max_index1, rays_dump,
+                                             &res->rays_sync_ms[f], &res->rays_ms[f]))
+            goto done;
+        if (o->rays > 0) res->rays_ms[f] += res->rays_sync_ms[f];
         if (!dump_frame(dump, f, frame_pairs) ||
             !frame_log_frame(log, f, res->frame_ms[f], frame_pairs->n, (unsigned long long)c.narrow_calls, now_ns()))
             goto done;
@@ -802,13 +831,31 @@ static bool print_report(const char *scene_name, const char *engine, const char 
         total_ms += res->frame_ms[f];
     }
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
+    double rays_med = 0.0, sync_med = 0.0;
+    if (res->rays > 0) {
+        double *r = malloc((size_t)res->frames * 2 * sizeof *r);
+        if (!r) {
+            free(sorted);
+            fprintf(stderr, PROG ": out of memory\n");
+            return false;
+        }
+        for (int f = 0; f < res->frames; f++) r[f] = res->rays_ms[f], r[res->frames + f] = res->rays_sync_ms[f];
+        qsort(r, (size_t)res->frames, sizeof *r, dbl_cmp);
+        qsort(r + res->frames, (size_t)res->frames, sizeof *r, dbl_cmp);
+        rays_med = percentile(r, res->frames, 0.5);
+        sync_med = percentile(r + res->frames, res->frames, 0.5);
+        free(r);
+    }
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d\n",
+           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
            res->speeds, res->stalls);
+    if (res->rays > 0)
+        printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f", res->rays, rays_med, sync_med);
+    printf("\n");
     free(sorted);
     return fflush(stdout) == 0;
 }
@@ -870,7 +917,7 @@ int main(int argc, char **argv)
 
     rc = 1;
     col_world *world = NULL;
-    FILE *dump = NULL;
+    FILE *dump = NULL, *rays_dump = NULL;
     frame_log log = {0};
     results res = {0};
     res.hash = FNV_OFFSET;
@@ -884,6 +931,22 @@ int main(int argc, char **argv)
     if (!res.frame_ms || !shape_ids) {
         fprintf(stderr, PROG ": out of memory\n");
         goto done;
+    }
+    res.rays = o.rays;
+    if (o.rays > 0) {
+        res.rays_ms = calloc((size_t)res.frames, sizeof *res.rays_ms);
+        res.rays_sync_ms = calloc((size_t)res.frames, sizeof *res.rays_sync_ms);
+        if (!res.rays_ms || !res.rays_sync_ms) {
+            fprintf(stderr, PROG ": out of memory\n");
+            goto done;
+        }
+    }
+    if (o.rays_dump) {
+        rays_dump = fopen(o.rays_dump, "w");
+        if (!rays_dump) {
+            fprintf(stderr, PROG ": cannot write '%s': %s\n", o.rays_dump, strerror(errno));
+            goto done;
+        }
     }
     if (o.dump_path) {
         dump = fopen(o.dump_path, "w");
@@ -904,12 +967,20 @@ int main(int argc, char **argv)
     if (!frame_log_open(&log, o.csv_path, res.frames, now_ns()))
         goto done;
     bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &log, &res)
-                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, &log, &res);
+                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, rays_dump, &log, &res);
     bool logged = frame_log_close(&log);
     if (!ran || !logged)
         goto done;
     if (col_world_get_counters(world, &c0) == COL_OK)
         res.stalls = c0.worker_stalls;
+    if (rays_dump) {
+        int bad = fclose(rays_dump);
+        rays_dump = NULL;
+        if (bad) {
+            fprintf(stderr, PROG ": writing '%s' failed: %s\n", o.rays_dump, strerror(errno));
+            goto done;
+        }
+    }
     if (dump) {
         int bad = fclose(dump);
         dump = NULL;
@@ -933,7 +1004,11 @@ done:
     frame_log_close(&log);
     if (dump)
         fclose(dump);
+    if (rays_dump)
+        fclose(rays_dump);
     col_world_destroy(world);
+    free(res.rays_ms);
+    free(res.rays_sync_ms);
     free(shape_ids);
     free(res.frame_ms);
     bench_scene_free(&sc);
