@@ -7,7 +7,7 @@
 
 struct col_query_tree {
     col_box_tree tree;
-    int changed;        /* leaf boxes refitted since the last build */
+    double build_cost;  /* tree_cost right after the last build */
     uint32_t *ids;      /* build input, [cap] */
     col_vec3 *mins, *maxs;
     int cap;
@@ -48,28 +48,38 @@ static col_status tree_grow_input(col_world *w, struct col_query_tree *q, int n)
     return COL_OK;
 }
 
-/* Refits when the tree holds exactly the bodies it should (same count, each still live and
- * unmoved since the update) and has not drifted far from its build; else rebuilds. */
+/* The summed surface areas of the inner nodes: what a ray pays to walk the tree (the
+ * surface area heuristic's cost, up to constants), to notice a refitted tree gone slack. */
+static double tree_cost(const col_box_tree *t)
+{
+    double c = 0.0;
+    for (int i = 0; i < t->node_count; i++) {
+        if (t->nodes[i].count > 0) continue;
+        col_vec3 e = col_sub(t->nodes[i].max, t->nodes[i].min);
+        c += e.x * e.y + e.y * e.z + e.z * e.x;
+    }
+    return c;
+}
+
+/* Leaves hold the bodies' tight boxes (the pair test's, refreshed by every update for the
+ * bodies that moved): a ray meets far fewer of those than of the broad phase's fat boxes.
+ * When the tree holds exactly the bodies it should (same count, each still live and
+ * unmoved since the update) the leaves are refitted, and the tree rebuilt only when its
+ * cost has grown by half since its build (bodies wandered off); else rebuilt. */
 static col_status tree_sync(col_world *w, struct col_query_tree *q)
 {
     int n = 0, hw = w->body_ids.high_water;
     for (int s = 0; s < hw; s++) n += col_query_body_in_tree(w, (uint32_t)s);
     col_box_tree *t = &q->tree;
-    bool same = t->item_count == n && n > 0 && q->changed <= n / 4;
+    bool same = t->item_count == n && n > 0;
     for (int k = 0; same && k < n; k++) same = col_query_body_in_tree(w, t->ids[k]);
     if (same) {
-        int changed = 0;
         for (int k = 0; k < n; k++) {
-            const col_aabb *fat = &w->bodies[t->ids[k]].fat;
-            if (memcmp(&t->boxes[2 * k], &fat->min, sizeof(col_vec3)) != 0 ||
-                memcmp(&t->boxes[2 * k + 1], &fat->max, sizeof(col_vec3)) != 0) {
-                t->boxes[2 * k] = fat->min, t->boxes[2 * k + 1] = fat->max;
-                changed++;
-            }
+            const col_aabb *b = &w->hot[t->ids[k]].box;
+            t->boxes[2 * k] = b->min, t->boxes[2 * k + 1] = b->max;
         }
-        if (changed > 0) col_box_tree_refit(t);
-        q->changed += changed;
-        return COL_OK;
+        col_box_tree_refit(t);
+        if (tree_cost(t) <= 1.5 * q->build_cost) return COL_OK;
     }
     col_status st = tree_grow_input(w, q, n);
     if (st != COL_OK) return st;
@@ -77,11 +87,12 @@ static col_status tree_sync(col_world *w, struct col_query_tree *q)
     for (int s = 0; s < hw; s++)
         if (col_query_body_in_tree(w, (uint32_t)s)) {
             q->ids[k] = (uint32_t)s;
-            q->mins[k] = w->bodies[s].fat.min, q->maxs[k] = w->bodies[s].fat.max;
+            q->mins[k] = w->hot[s].box.min, q->maxs[k] = w->hot[s].box.max;
             k++;
         }
-    q->changed = 0;
-    return col_box_tree_build(t, &w->alloc, q->ids, q->mins, q->maxs, n);
+    st = col_box_tree_build(t, &w->alloc, q->ids, q->mins, q->maxs, n);
+    q->build_cost = tree_cost(t);
+    return st;
 }
 
 /* The tree and its input arrays are the world's query cache: written only here, under

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /* The world's query tree (issue 20; include/colibri/world_query.h): a bounding-volume tree
- * (lib/core/box_tree.h) over the broad-phase boxes of the bodies that have not moved since
- * the last update, brought up to date by the first query after an update under the
- * world's query lock: refitted when the same bodies are in it and few boxes changed since
- * its build, rebuilt otherwise (docs/queries.md measures both). Shared by the ray casts
+ * (lib/core/box_tree.h) over the tight boxes (the pair test's) of the bodies that have not
+ * moved since the last update, brought up to date by the first query after an update under
+ * the world's query lock: refitted when the same bodies are in it, rebuilt when they are
+ * not or when the refitted tree has grown slack (docs/queries.md measures both). Shared by the ray casts
  * (world_ray.c) and the overlap queries (world_overlap.c). */
 #ifndef COLIBRI_LIB_QUERY_TREE_H
 #define COLIBRI_LIB_QUERY_TREE_H

@@ -25,6 +25,8 @@ typedef struct ray_query {
     col_ray_seg seg;
     col_vec3 d;
     double margin;           /* box tests widened by this (docs/queries.md) */
+    double inv[3];           /* 1 / d per axis (0 where d is 0: then the axis is tested apart) */
+    bool flat[3];            /* d is 0 on that axis */
     const col_query_filter *filter;
     int mode;
     bool found, done;
@@ -34,28 +36,25 @@ typedef struct ray_query {
     col_status status;
 } ray_query;
 
-/* Entry parameter of the segment into [lo, hi] widened by m; above 1 when it misses. */
-static double seg_box_enter(const ray_query *q, col_vec3 lo, col_vec3 hi)
+/* Entry parameter of the segment into [lo, hi] widened by the margin; above 1 when it
+ * misses. */
+static inline double seg_box_enter(const ray_query *q, col_vec3 lo, col_vec3 hi)
 {
-    const double a[3] = {q->seg.a.x, q->seg.a.y, q->seg.a.z}, d[3] = {q->d.x, q->d.y, q->d.z};
-    const double l[3] = {lo.x, lo.y, lo.z}, h[3] = {hi.x, hi.y, hi.z};
-    double t0 = 0.0, t1 = 1.0, m = q->margin;
+    const double m = q->margin;
+    const double a[3] = {q->seg.a.x, q->seg.a.y, q->seg.a.z};
+    const double l[3] = {lo.x - m, lo.y - m, lo.z - m}, h[3] = {hi.x + m, hi.y + m, hi.z + m};
+    double t0 = 0.0, t1 = 1.0;
     for (int k = 0; k < 3; k++) {
-        double bl = l[k] - m, bh = h[k] + m;
-        if (d[k] == 0.0) {
-            if (a[k] < bl || a[k] > bh) return 2.0;
+        if (q->flat[k]) {
+            if (a[k] < l[k] || a[k] > h[k]) return 2.0;
             continue;
         }
-        double inv = 1.0 / d[k], ta = (bl - a[k]) * inv, tb = (bh - a[k]) * inv;
-        if (ta > tb) {
-            double s = ta;
-            ta = tb, tb = s;
-        }
-        t0 = ta > t0 ? ta : t0;
-        t1 = tb < t1 ? tb : t1;
-        if (t0 > t1) return 2.0;
+        double ta = (l[k] - a[k]) * q->inv[k], tb = (h[k] - a[k]) * q->inv[k];
+        double tn = ta < tb ? ta : tb, tf = ta < tb ? tb : ta;
+        t0 = tn > t0 ? tn : t0;
+        t1 = tf < t1 ? tf : t1;
     }
-    return t0;
+    return t0 <= t1 ? t0 : 2.0;
 }
 
 static double ray_tmax(const ray_query *q)
@@ -118,28 +117,36 @@ static void ray_body(ray_query *q, uint32_t slot)
     ray_keep(q, &h);
 }
 
+/* Front to back: each stack entry carries its node's entry parameter, tested against the
+ * best hit so far when popped. */
 static void ray_walk(ray_query *q, const col_box_tree *t)
 {
     if (t->node_count == 0) return;
     int stack[COL_BOX_TREE_STACK], top = 0;
-    stack[top++] = 0;
+    double enter[COL_BOX_TREE_STACK];
+    double t0 = seg_box_enter(q, t->nodes[0].min, t->nodes[0].max);
+    if (t0 > 1.0) return;
+    stack[top] = 0, enter[top++] = t0;
     while (top > 0 && !q->done) {
-        const col_box_tree_node *nd = &t->nodes[stack[--top]];
-        if (seg_box_enter(q, nd->min, nd->max) > ray_tmax(q)) continue;
+        top--;
+        if (enter[top] > ray_tmax(q)) continue;
+        const col_box_tree_node *nd = &t->nodes[stack[top]];
         if (nd->count > 0) {
             for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
                 if (col_query_body_in_tree(q->w, t->ids[k])) ray_body(q, t->ids[k]);
             continue;
         }
         int c0 = nd->child, c1 = c0 + 1;
-        double t0 = seg_box_enter(q, t->nodes[c0].min, t->nodes[c0].max);
-        double t1 = seg_box_enter(q, t->nodes[c1].min, t->nodes[c1].max);
-        if (t0 > t1) {
+        double e0 = seg_box_enter(q, t->nodes[c0].min, t->nodes[c0].max);
+        double e1 = seg_box_enter(q, t->nodes[c1].min, t->nodes[c1].max);
+        if (e0 > e1) {
             int s = c0;
-            c0 = c1, c1 = s;
+            double u = e0;
+            c0 = c1, c1 = s, e0 = e1, e1 = u;
         }
-        stack[top++] = c1; /* the nearer child on top */
-        stack[top++] = c0;
+        double tm = ray_tmax(q);
+        if (e1 <= tm) stack[top] = c1, enter[top++] = e1; /* the nearer child on top */
+        if (e0 <= tm) stack[top] = c0, enter[top++] = e0;
     }
 }
 
@@ -179,6 +186,8 @@ static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translat
     q->margin = COL_RAY_REL_MARGIN * (col_max_abs(origin) + col_max_abs(end));
     q->filter = filter ? filter : &every;
     q->mode = mode;
+    const double d[3] = {q->d.x, q->d.y, q->d.z};
+    for (int k = 0; k < 3; k++) q->flat[k] = d[k] == 0.0, q->inv[k] = d[k] == 0.0 ? 0.0 : 1.0 / d[k];
     ray_walk(q, col_world_query_tree(w));
     for (int k = 0; k < w->dirty_count && !q->done; k++) {
         uint32_t s = w->dirty_list[k];

@@ -74,14 +74,14 @@ static double exact_first_contact(const col_piece *p, const col_xform *xf, const
 typedef struct hull_clip {
     double lo, hi;
     double olo, ohi; /* the outer interval */
-    int face;
+    int face, exit_face; /* the planes that set lo and hi (-1: none) */
     bool nominal_empty;
 } hull_clip;
 
-static bool hull_clip_planes(const col_hull *h, col_vec3 A, col_vec3 B, double m, hull_clip *c)
+static bool hull_clip_planes(const col_hull *h, col_vec3 A, col_vec3 B, double m, double tmax, hull_clip *c)
 {
     double olo = 0.0, ohi = 1.0;
-    c->lo = 0.0, c->hi = 1.0, c->face = -1, c->nominal_empty = false;
+    c->lo = 0.0, c->hi = 1.0, c->face = -1, c->exit_face = -1, c->nominal_empty = false;
     for (int f = 0; f < h->face_count; f++) {
         col_vec3 n = h->planes[f].n;
         double d = h->planes[f].d;
@@ -93,6 +93,9 @@ static bool hull_clip_planes(const col_hull *h, col_vec3 A, col_vec3 B, double m
         } else if (ub > 0.0) {
             ohi = fmin(ohi, ua / (ua - ub));
         }
+        /* each plane alone bounds the hull: an empty outer interval so far is a miss, and
+         * no contact comes before olo */
+        if (olo > ohi || olo > tmax) return false;
         if (va > 0.0) {
             if (vb > 0.0) {
                 c->nominal_empty = true;
@@ -101,7 +104,8 @@ static bool hull_clip_planes(const col_hull *h, col_vec3 A, col_vec3 B, double m
                 if (t > c->lo) c->lo = t, c->face = f;
             }
         } else if (vb > 0.0) {
-            c->hi = fmin(c->hi, va / (va - vb));
+            double t = va / (va - vb);
+            if (t < c->hi) c->hi = t, c->exit_face = f;
         }
     }
     if (c->lo > c->hi) c->nominal_empty = true;
@@ -120,6 +124,24 @@ static bool entry_clear(const col_hull *h, col_vec3 A, col_vec3 B, const hull_cl
     return true;
 }
 
+/* Does the segment cross a triangle of face f's fan (world vertices)? Exact. */
+static bool face_crossed(const col_hull *h, const col_xform *xf, const col_ray_seg *r, int f)
+{
+    const int *ring = h->face_verts + h->face_first[f];
+    int len = h->face_first[f + 1] - h->face_first[f];
+    col_vec3 w[3];
+    w[0] = col_xform_point(xf, h->vertices[ring[0]]);
+    w[2] = col_xform_point(xf, h->vertices[ring[1]]);
+    for (int i = 2; i < len; i++) {
+        w[1] = w[2];
+        w[2] = col_xform_point(xf, h->vertices[ring[i]]);
+        double t;
+        col_vec3 n;
+        if (col_ray_triangle(w, r, &t, &n)) return true;
+    }
+    return false;
+}
+
 static bool ray_hull(const col_piece *p, const col_xform *xf, const col_ray_seg *r, double tmax, col_ray_out *out)
 {
     const col_hull *h = &p->hull;
@@ -128,16 +150,21 @@ static bool ray_hull(const col_piece *p, const col_xform *xf, const col_ray_seg 
     double S = col_max_abs(ap) + col_max_abs(bp) + col_max_abs(xf->p) + h->radius;
     double m = 4.0 * COL_HULL_CHECK_EPS * h->radius + COL_RAY_REL_MARGIN * S;
     hull_clip c;
-    if (!hull_clip_planes(h, A, B, m, &c)) return false;
+    if (!hull_clip_planes(h, A, B, m, tmax, &c)) return false;
     /* No contact before olo (certified by the outer planes): prune on it. The nominal
      * entry is the fraction when the ray crosses the entering plane well inside the
      * nominal interval and steeply (outer and nominal entries within 2^-24): then the
      * first contact is within the planes' error of it. Otherwise (grazing, running along
      * the surface, starting on it) the exact decision is bisected on prefixes. */
-    if (c.olo > tmax) return false;
-    out->exact++;
-    if (!col_ray_piece_exact(p, xf, r)) return false;
     bool vouched = !c.nominal_empty && c.lo - c.olo <= 0x1p-24 && entry_clear(h, A, B, &c, m);
+    /* A hit is proven by the segment crossing a triangle of hull vertices (exactly, with
+     * orientation predicates): the entering face's, or for a ray that starts inside the
+     * exit face's; else by the exact decision. */
+    int cert = c.face >= 0 ? c.face : c.exit_face;
+    if (!(vouched && cert >= 0 && face_crossed(h, xf, r, cert))) {
+        out->exact++;
+        if (!col_ray_piece_exact(p, xf, r)) return false;
+    }
     double t = vouched ? c.lo : exact_first_contact(p, xf, r, c.olo, 1.0);
     out->t = t;
     out->triangle = -1;
