@@ -41,8 +41,15 @@ static double now_ms(void)
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
+static double cpu_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
 bool bench_rays_frame(col_world *world, double L, int f, int n, const uint32_t *scene_of, uint32_t max_index1,
-                      FILE *dump, double *sync_ms, double *cast_ms)
+                      FILE *dump, double *sync_ms, double *cast_ms, double *cpu_cast_ms)
 {
     int *body = malloc((size_t)(n > 0 ? n : 1) * sizeof *body);
     double *frac = malloc((size_t)(n > 0 ? n : 1) * sizeof *frac);
@@ -51,7 +58,7 @@ bool bench_rays_frame(col_world *world, double L, int f, int n, const uint32_t *
         free(body), free(frac);
         return false;
     }
-    double t0 = now_ms();
+    double c0 = cpu_ms(), t0 = now_ms();
     col_status st = col_world_prepare_queries(world);
     double t1 = now_ms();
     bool ok = st == COL_OK;
@@ -67,6 +74,7 @@ bool bench_rays_frame(col_world *world, double L, int f, int n, const uint32_t *
         frac[k] = found ? hit.fraction : 1.0;
     }
     *cast_ms = now_ms() - t1;
+    *cpu_cast_ms = cpu_ms() - c0;
     *sync_ms = t1 - t0;
     if (!ok) fprintf(stderr, "colibri-bench: frame %d: ray query failed: %s\n", f, col_world_last_error(world));
     for (int k = 0; k < n && ok && dump; k++)

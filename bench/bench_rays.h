@@ -15,10 +15,11 @@
 void bench_ray(uint64_t *state, double L, col_vec3 *origin, col_vec3 *translation);
 
 /* Casts frame f's n rays; *sync_ms gets the time of col_world_prepare_queries (the query
- * tree's refit or rebuild), *cast_ms that of the casts. scene_of maps a body's index1 to
+ * tree's refit or rebuild), *cast_ms that of the casts, *cpu_cast_ms the calling thread's
+ * CPU time of both (steadier than wall time on a shared machine). scene_of maps a body's index1 to
  * its scene index (max_index1 the largest). Writes the dump lines if dump is not NULL
  * (after the timing). False after a message on stderr. */
 bool bench_rays_frame(col_world *world, double L, int f, int n, const uint32_t *scene_of, uint32_t max_index1,
-                      FILE *dump, double *sync_ms, double *cast_ms);
+                      FILE *dump, double *sync_ms, double *cast_ms, double *cpu_cast_ms);
 
 #endif

@@ -100,6 +100,7 @@ typedef struct results {
     const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
     double *rays_ms;         /* --rays: per frame, the casts (the tree's sync included) */
     double *rays_sync_ms;    /* --rays: per frame, the query tree's sync alone */
+    double *rays_cpu_ms;     /* --rays: per frame, the thread's CPU time of sync and casts */
     int rays;
 } results;
 
@@ -704,7 +705,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
         if (o->rays > 0 && !bench_rays_frame(world, sc->room, f, o->rays, scene_of, max_index1, rays_dump,
-                                             &res->rays_sync_ms[f], &res->rays_ms[f]))
+                                             &res->rays_sync_ms[f], &res->rays_ms[f], &res->rays_cpu_ms[f]))
             goto done;
         if (o->rays > 0) res->rays_ms[f] += res->rays_sync_ms[f];
         if (!dump_frame(dump, f, frame_pairs) ||
@@ -831,19 +832,21 @@ static bool print_report(const char *scene_name, const char *engine, const char 
         total_ms += res->frame_ms[f];
     }
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
-    double rays_med = 0.0, sync_med = 0.0;
+    double rays_med = 0.0, sync_med = 0.0, cpu_med = 0.0;
     if (res->rays > 0) {
-        double *r = malloc((size_t)res->frames * 2 * sizeof *r);
+        double *r = malloc((size_t)res->frames * 3 * sizeof *r);
         if (!r) {
             free(sorted);
             fprintf(stderr, PROG ": out of memory\n");
             return false;
         }
-        for (int f = 0; f < res->frames; f++) r[f] = res->rays_ms[f], r[res->frames + f] = res->rays_sync_ms[f];
-        qsort(r, (size_t)res->frames, sizeof *r, dbl_cmp);
-        qsort(r + res->frames, (size_t)res->frames, sizeof *r, dbl_cmp);
-        rays_med = percentile(r, res->frames, 0.5);
-        sync_med = percentile(r + res->frames, res->frames, 0.5);
+        int F = res->frames;
+        for (int f = 0; f < F; f++)
+            r[f] = res->rays_ms[f], r[F + f] = res->rays_sync_ms[f], r[2 * F + f] = res->rays_cpu_ms[f];
+        for (int k = 0; k < 3; k++) qsort(r + k * F, (size_t)F, sizeof *r, dbl_cmp);
+        rays_med = percentile(r, F, 0.5);
+        sync_med = percentile(r + F, F, 0.5);
+        cpu_med = percentile(r + 2 * F, F, 0.5);
         free(r);
     }
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
@@ -854,7 +857,8 @@ static bool print_report(const char *scene_name, const char *engine, const char 
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
            res->speeds, res->stalls);
     if (res->rays > 0)
-        printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f", res->rays, rays_med, sync_med);
+        printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f rays_cpu_ms_median=%.4f", res->rays, rays_med,
+               sync_med, cpu_med);
     printf("\n");
     free(sorted);
     return fflush(stdout) == 0;
@@ -936,7 +940,8 @@ int main(int argc, char **argv)
     if (o.rays > 0) {
         res.rays_ms = calloc((size_t)res.frames, sizeof *res.rays_ms);
         res.rays_sync_ms = calloc((size_t)res.frames, sizeof *res.rays_sync_ms);
-        if (!res.rays_ms || !res.rays_sync_ms) {
+        res.rays_cpu_ms = calloc((size_t)res.frames, sizeof *res.rays_cpu_ms);
+        if (!res.rays_ms || !res.rays_sync_ms || !res.rays_cpu_ms) {
             fprintf(stderr, PROG ": out of memory\n");
             goto done;
         }
@@ -1009,6 +1014,7 @@ done:
     col_world_destroy(world);
     free(res.rays_ms);
     free(res.rays_sync_ms);
+    free(res.rays_cpu_ms);
     free(shape_ids);
     free(res.frame_ms);
     bench_scene_free(&sc);

@@ -87,15 +87,22 @@ static void ray_keep(ray_query *q, const ray_hit_rec *h)
     if (q->mode == RAY_ANY) q->done = true;
 }
 
-/* One body: box, filter, then its pieces (or its mesh). */
-static void ray_body(ray_query *q, uint32_t slot)
+/* One body: box (unless the tree's leaf has tested it), filter, then its pieces (or its
+ * mesh). */
+static void ray_body(ray_query *q, uint32_t slot, bool boxed)
 {
     const col_world *w = q->w;
+    const col_body_rec *b = &w->bodies[slot];
     col_xform xf;
-    col_aabb box;
-    col_query_body_pose_box(w, slot, &xf, &box);
     double tmax = ray_tmax(q);
-    if (seg_box_enter(q, box.min, box.max) > tmax) return;
+    if (b->dirty) {
+        col_aabb box;
+        col_query_body_pose_box(w, slot, &xf, &box);
+        if (seg_box_enter(q, box.min, box.max) > tmax) return;
+    } else {
+        xf = b->xf;
+        if (!boxed && seg_box_enter(q, w->hot[slot].box.min, w->hot[slot].box.max) > tmax) return;
+    }
     if (!col_query_body_passes(w, slot, q->filter)) return;
     const col_geometry *g = w->shapes[w->bodies[slot].shape].geom;
     ray_hit_rec h = {0.0, slot, 0, {0, 0, 0}};
@@ -133,7 +140,9 @@ static void ray_walk(ray_query *q, const col_box_tree *t)
         const col_box_tree_node *nd = &t->nodes[stack[top]];
         if (nd->count > 0) {
             for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
-                if (col_query_body_in_tree(q->w, t->ids[k])) ray_body(q, t->ids[k]);
+                if (seg_box_enter(q, t->boxes[2 * k], t->boxes[2 * k + 1]) <= ray_tmax(q) &&
+                    col_query_body_in_tree(q->w, t->ids[k]))
+                    ray_body(q, t->ids[k], true);
             continue;
         }
         int c0 = nd->child, c1 = c0 + 1;
@@ -191,7 +200,7 @@ static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translat
     ray_walk(q, col_world_query_tree(w));
     for (int k = 0; k < w->dirty_count && !q->done; k++) {
         uint32_t s = w->dirty_list[k];
-        if (w->body_ids.live[s] && w->bodies[s].dirty) ray_body(q, s);
+        if (w->body_ids.live[s] && w->bodies[s].dirty) ray_body(q, s, false);
     }
     if (q->status != COL_OK) return col_world_fail(w, q->status, "%s: out of memory for the hit list", what);
     return COL_OK;

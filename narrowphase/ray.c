@@ -55,8 +55,9 @@ static double exact_first_contact(const col_piece *p, const col_xform *xf, const
     double S = col_max_abs(r->a) + col_max_abs(r->b) + col_max_abs(xf->p) + p->bound_radius + p->radius;
     double rho = 0x1p-44 * S;
     col_ray_seg pre = {r->a, r->a};
-    if (col_ray_piece_exact(p, xf, &pre)) return 0.0;
-    for (int i = 0; i < 80 && hi - lo > 0x1p-52 * hi; i++) {
+    if (lo <= 0.0 && col_ray_piece_exact(p, xf, &pre)) return 0.0;
+    /* to 2^-44 of the segment: the same order as rho's thickening */
+    for (int i = 0; i < 80 && hi - lo > 0x1p-44; i++) {
         double mid = 0.5 * (lo + hi);
         pre.b = ray_at(r, mid);
         if (piece_within(p, xf, &pre, rho)) hi = mid;
@@ -146,6 +147,16 @@ static bool ray_hull(const col_piece *p, const col_xform *xf, const col_ray_seg 
 {
     const col_hull *h = &p->hull;
     col_vec3 ap = col_sub(r->a, xf->p), bp = col_sub(r->b, xf->p);
+    /* The ball of the hull's radius about its origin first: a segment farther from the
+     * origin than the radius, with the margin below to spare, misses. */
+    {
+        col_vec3 d = col_sub(bp, ap);
+        double dd = col_dot(d, d), s = dd > 0.0 ? -col_dot(ap, d) / dd : 0.0;
+        s = s < 0.0 ? 0.0 : s > 1.0 ? 1.0 : s;
+        double R = h->radius * (1.0 + 0x1p-30) + COL_RAY_REL_MARGIN * (col_max_abs(ap) + col_max_abs(bp) +
+                                                                        col_max_abs(xf->p) + h->radius);
+        if (col_len2(col_add(ap, col_scale(d, s))) > R * R) return false;
+    }
     col_vec3 A = col_mat3_tmul(&xf->R, ap), B = col_mat3_tmul(&xf->R, bp);
     double S = col_max_abs(ap) + col_max_abs(bp) + col_max_abs(xf->p) + h->radius;
     double m = 4.0 * COL_HULL_CHECK_EPS * h->radius + COL_RAY_REL_MARGIN * S;
@@ -165,7 +176,14 @@ static bool ray_hull(const col_piece *p, const col_xform *xf, const col_ray_seg 
         out->exact++;
         if (!col_ray_piece_exact(p, xf, r)) return false;
     }
-    double t = vouched ? c.lo : exact_first_contact(p, xf, r, c.olo, 1.0);
+    double t = c.lo;
+    if (!vouched) {
+        /* bracket: no contact before olo; try the nominal entry pushed out by as much first */
+        double hi = c.nominal_empty ? 1.0 : fmin(1.0, c.lo + (c.lo - c.olo) + 0x1p-40);
+        col_ray_seg pre = {r->a, ray_at(r, hi)};
+        if (hi < 1.0 && !piece_within(p, xf, &pre, 0.0)) hi = 1.0;
+        t = exact_first_contact(p, xf, r, c.olo, hi);
+    }
     out->t = t;
     out->triangle = -1;
     out->normal = c.face >= 0 ? col_mat3_mul(&xf->R, h->planes[c.face].n) : ray_inside_normal(r);

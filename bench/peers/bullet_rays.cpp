@@ -13,7 +13,8 @@
 // btCollisionWorld with btDbvtBroadphase. Per frame: every moving body's pose from the closed
 // form (bench/scene.c), updateAabbs() (what rayTest needs of the broad phase; timed as
 // frame_ms), then RAYS rays with ClosestRayResultCallback (timed as rays_ms). Prints
-//   scene=NAME engine=bullet-dbvt bodies=N frames=F rays=R rays_ms_median=X frame_ms_median=Y
+//   scene=NAME engine=bullet-dbvt bodies=N frames=F rays=R rays_ms_median=X rays_cpu_ms_median=C
+//   frame_ms_median=Y  (C: the thread's CPU time of the casts, steadier on a shared machine)
 // and with DUMP writes 'f k body t' per ray (body -1 and t 1 for no hit), as colibri-bench
 // --dump-rays does.
 #pragma GCC diagnostic push
@@ -41,6 +42,13 @@ static double now_ms()
 {
     timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+static double cpu_ms()
+{
+    timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
 }
 
@@ -130,7 +138,7 @@ int main(int argc, char **argv)
         set_pose(b, 0);
         world.addCollisionObject(objs[b]);
     }
-    std::vector<double> frame_ms, rays_ms;
+    std::vector<double> frame_ms, rays_ms, rays_cpu;
     std::vector<int> hb(R);
     std::vector<double> ht(R);
     const double L = sc.room;
@@ -139,7 +147,7 @@ int main(int argc, char **argv)
         for (int b = 0; b < N; b++) set_pose(b, f);
         world.updateAabbs();
         world.computeOverlappingPairs();
-        double t1 = now_ms();
+        double t1 = now_ms(), c1 = cpu_ms();
         uint64_t st = (uint64_t)f;
         for (int k = 0; k < R; k++) {
             double ox = L * sm_u(&st);
@@ -158,10 +166,12 @@ int main(int argc, char **argv)
         double t2 = now_ms();
         frame_ms.push_back(t1 - t0);
         rays_ms.push_back(t2 - t1);
+        rays_cpu.push_back(cpu_ms() - c1);
         for (int k = 0; dump && k < R; k++) fprintf(dump, "%d %d %d %.17g\n", f, k, hb[k], ht[k]);
     }
     if (dump) fclose(dump);
-    printf("scene=%s engine=bullet-dbvt bodies=%d frames=%d rays=%d rays_ms_median=%.4f frame_ms_median=%.4f\n",
-           name.c_str(), N, F, R, median(rays_ms), median(frame_ms));
+    printf("scene=%s engine=bullet-dbvt bodies=%d frames=%d rays=%d rays_ms_median=%.4f rays_cpu_ms_median=%.4f "
+           "frame_ms_median=%.4f\n",
+           name.c_str(), N, F, R, median(rays_ms), median(rays_cpu), median(frame_ms));
     return 0;
 }
