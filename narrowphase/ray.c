@@ -162,12 +162,14 @@ static bool ray_hull(const col_piece *p, const col_xform *xf, const col_ray_seg 
     double m = 4.0 * COL_HULL_CHECK_EPS * h->radius + COL_RAY_REL_MARGIN * S;
     hull_clip c;
     if (!hull_clip_planes(h, A, B, m, tmax, &c)) return false;
-    /* No contact before olo (certified by the outer planes): prune on it. The nominal
-     * entry is the fraction when the ray crosses the entering plane well inside the
-     * nominal interval and steeply (outer and nominal entries within 2^-24): then the
-     * first contact is within the planes' error of it. Otherwise (grazing, running along
-     * the surface, starting on it) the exact decision is bisected on prefixes. */
-    bool vouched = !c.nominal_empty && c.lo - c.olo <= 0x1p-24 && entry_clear(h, A, B, &c, m);
+    /* No contact before olo (certified by the outer planes). The nominal entry is the
+     * fraction when the ray enters through the interior of the entering face (entry_clear)
+     * and not too flat (outer and nominal entries within 2^-16: the nominal entry is then
+     * off by the plane's own error over |n.d|, which is that gap times the plane's error
+     * over m, ~1e-5, so ~1e-10 of the segment at worst); otherwise (grazing an edge,
+     * running along the surface, starting on it) the exact decision is bisected on
+     * prefixes. */
+    bool vouched = !c.nominal_empty && c.lo - c.olo <= 0x1p-16 && entry_clear(h, A, B, &c, m);
     /* A hit is proven by the segment crossing a triangle of hull vertices (exactly, with
      * orientation predicates): the entering face's, or for a ray that starts inside the
      * exit face's; else by the exact decision. */

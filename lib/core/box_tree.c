@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* The query tree (box_tree.h): median splits by quickselect, O(n log n). */
+/* The query tree (box_tree.h): binned SAH splits near the root, median splits (by
+ * quickselect) below SAH_DEPTH; O(n log n). */
 #include "lib/core/box_tree.h"
 
 #include <math.h>
@@ -56,9 +57,71 @@ static void node_box(col_box_tree *t, col_box_tree_node *nd, int first, int coun
     nd->min = mn, nd->max = mx;
 }
 
+static double half_area(col_vec3 mn, col_vec3 mx)
+{
+    col_vec3 e = col_sub(mx, mn);
+    return e.x * e.y + e.y * e.z + e.z * e.x;
+}
+
+#define SAH_BINS 12
+/* Splits below this depth use the surface area heuristic (binned, Wald 2007: "On fast
+ * construction of SAH-based bounding volume hierarchies"), deeper ones the median, so the
+ * depth stays below SAH_DEPTH + ceil(log2 n) + 1 (COL_BOX_TREE_STACK covers it). */
+#define SAH_DEPTH 24
+
+/* The SAH split position of items [first, first + count) along axis (centres in
+ * [cmin, cmax]): how many go left after partitioning, or -1 to split at the median. */
+static int sah_split(col_box_tree *t, int first, int count, int axis, double cmin, double cmax)
+{
+    if (!(cmax > cmin)) return -1;
+    int n[SAH_BINS] = {0};
+    col_vec3 bmin[SAH_BINS], bmax[SAH_BINS];
+    double scale = SAH_BINS / (cmax - cmin);
+    for (int k = first; k < first + count; k++) {
+        int b = (int)((centre(t, k, axis) - cmin) * scale);
+        b = b < 0 ? 0 : b >= SAH_BINS ? SAH_BINS - 1 : b;
+        col_vec3 lo = t->boxes[2 * k], hi = t->boxes[2 * k + 1];
+        if (n[b]++ == 0) bmin[b] = lo, bmax[b] = hi;
+        bmin[b] = col_v3(fmin(bmin[b].x, lo.x), fmin(bmin[b].y, lo.y), fmin(bmin[b].z, lo.z));
+        bmax[b] = col_v3(fmax(bmax[b].x, hi.x), fmax(bmax[b].y, hi.y), fmax(bmax[b].z, hi.z));
+    }
+    double right_cost[SAH_BINS];
+    int right_n = 0;
+    col_vec3 rmin = col_v3(HUGE_VAL, HUGE_VAL, HUGE_VAL), rmax = col_v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+    for (int b = SAH_BINS - 1; b > 0; b--) {
+        if (n[b]) {
+            rmin = col_v3(fmin(rmin.x, bmin[b].x), fmin(rmin.y, bmin[b].y), fmin(rmin.z, bmin[b].z));
+            rmax = col_v3(fmax(rmax.x, bmax[b].x), fmax(rmax.y, bmax[b].y), fmax(rmax.z, bmax[b].z));
+        }
+        right_n += n[b];
+        right_cost[b] = right_n ? right_n * half_area(rmin, rmax) : 0.0;
+    }
+    int best = -1, left_n = 0;
+    double best_cost = HUGE_VAL;
+    col_vec3 lmin = col_v3(HUGE_VAL, HUGE_VAL, HUGE_VAL), lmax = col_v3(-HUGE_VAL, -HUGE_VAL, -HUGE_VAL);
+    for (int b = 0; b < SAH_BINS - 1; b++) {
+        if (n[b]) {
+            lmin = col_v3(fmin(lmin.x, bmin[b].x), fmin(lmin.y, bmin[b].y), fmin(lmin.z, bmin[b].z));
+            lmax = col_v3(fmax(lmax.x, bmax[b].x), fmax(lmax.y, bmax[b].y), fmax(lmax.z, bmax[b].z));
+        }
+        left_n += n[b];
+        if (left_n == 0 || left_n == count) continue;
+        double c = left_n * half_area(lmin, lmax) + right_cost[b + 1];
+        if (c < best_cost) best_cost = c, best = b;
+    }
+    if (best < 0) return -1;
+    int store = first;
+    for (int k = first; k < first + count; k++) {
+        int b = (int)((centre(t, k, axis) - cmin) * scale);
+        b = b < 0 ? 0 : b >= SAH_BINS ? SAH_BINS - 1 : b;
+        if (b <= best) swap_items(t, k, store++);
+    }
+    return store - first;
+}
+
 /* Builds the subtree of items [first, first + count) at node index at; children are
- * allocated from t->node_count. Recursion depth is the tree's depth (<= 33). */
-static void build_node(col_box_tree *t, int at, int first, int count)
+ * allocated from t->node_count. Recursion depth is the tree's depth. */
+static void build_node(col_box_tree *t, int at, int first, int count, int depth)
 {
     col_box_tree_node *nd = &t->nodes[at];
     node_box(t, nd, first, count);
@@ -77,13 +140,16 @@ static void build_node(col_box_tree *t, int at, int first, int count)
     int axis = 0;
     for (int a = 1; a < 3; a++)
         if (cmax[a] - cmin[a] > cmax[axis] - cmin[axis]) axis = a;
-    int half = count / 2;
-    select_median(t, first, first + count, first + half, axis);
+    int half = depth < SAH_DEPTH ? sah_split(t, first, count, axis, cmin[axis], cmax[axis]) : -1;
+    if (half <= 0 || half >= count) {
+        half = count / 2;
+        select_median(t, first, first + count, first + half, axis);
+    }
     int c = t->node_count;
     t->node_count += 2;
     nd->child = c, nd->count = 0;
-    build_node(t, c, first, half);
-    build_node(t, c + 1, first + half, count - half);
+    build_node(t, c, first, half, depth + 1);
+    build_node(t, c + 1, first + half, count - half, depth + 1);
 }
 
 col_status col_box_tree_build(col_box_tree *t, col_alloc *a, const uint32_t *ids, const col_vec3 *mins,
@@ -118,7 +184,7 @@ col_status col_box_tree_build(col_box_tree *t, col_alloc *a, const uint32_t *ids
     t->item_count = n;
     if (n == 0) return COL_OK;
     t->node_count = 1;
-    build_node(t, 0, 0, n);
+    build_node(t, 0, 0, n, 0);
     return COL_OK;
 }
 

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* A bounding-volume tree over a set of boxes (the world's queries, lib/world_query.c, keep
- * one over the bodies' broad-phase boxes). Built top down by median splits of the box
- * centres along their widest axis, so its depth is at most ceil(log2(n)) + 1 (each split
- * halves the items); refitted in one backward pass over the nodes when boxes change.
+/* A bounding-volume tree over a set of boxes (the world's queries, lib/query_tree.c, keep
+ * one over the bodies' boxes). Built top down along the widest spread of the box centres:
+ * binned surface-area-heuristic splits for the top 24 levels, median splits below (each
+ * halves the items), so its depth is at most 24 + ceil(log2(n)) + 1; refitted in one
+ * backward pass over the nodes when boxes change.
  *
  * The important parts:
  * - nodes[0] the root; an inner node's children are nodes[child] and nodes[child + 1],
