@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The world's query tree (issue 20; include/colibri/world_query.h): a bounding-volume tree
+/* The world's query tree (issue 20; include/colibri/worldquery.h): a bounding-volume tree
  * (lib/core/box_tree.h) over the tight boxes (the pair test's) of the bodies that have not
  * moved since the last update, brought up to date by the first query after an update under
  * the world's query lock: refitted when the same bodies are in it, rebuilt when they are
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "colibri/world_query.h"
+#include "colibri/worldquery.h"
 #include "lib/core/box_tree.h"
 #include "lib/world.h"
 

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Box and shape overlap against every body (include/colibri/world_query.h): the query tree
+/* Box and shape overlap against every body (include/colibri/worldquery.h): the query tree
  * (lib/query_tree.h) walked by box, bodies moved since the last update one by one, each
  * candidate's tight box tested, then (shapes) the exact pair test col_shape_pair_query. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "colibri/world_query.h"
+#include "colibri/worldquery.h"
 #include "lib/query_scratch.h"
 #include "lib/query_tree.h"
 #include "lib/shape_pair.h"

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* Ray casts against every body (include/colibri/world_query.h, docs/queries.md): the query
+/* Ray casts against every body (include/colibri/worldquery.h, docs/queries.md): the query
  * tree (lib/query_tree.h) walked front to back, bodies moved since the last update one by
  * one from their set poses, each body's pieces or mesh through narrowphase/ray.h. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "colibri/world_query.h"
+#include "colibri/worldquery.h"
 #include "lib/query_tree.h"
 #include "narrowphase/ray.h"
 

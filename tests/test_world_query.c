@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* World queries (issue 20: include/colibri/world_query.h) against an exact brute force that
+/* World queries (issue 20: include/colibri/worldquery.h) against an exact brute force that
  * knows nothing of the query tree or the ray kernels: a ray hits a body iff the GMP oracle
  * (tests/oracle_round.h) says the segment (a two-point set, or one point) is within the
  * piece's radius of the piece's WORLD core points (col_xform_point of the pose as set), for

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The world queries (include/colibri/world_query.h) from several threads at once, between
+/* The world queries (include/colibri/worldquery.h) from several threads at once, between
  * updates: right after each update every thread starts casting at the same moment, so the
  * first queries race to build the query tree (the world's lock must make one build it and
  * the others wait); every answer must equal the one a twin world, built by the same calls,

@@ -17,7 +17,7 @@
 #include "colibri/shape.h"
 #include "colibri/types.h"
 #include "colibri/vecmath.h"
-#include "colibri/world_query.h"
+#include "colibri/worldquery.h"
 
 #ifdef __cplusplus
 extern "C" {
