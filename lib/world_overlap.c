@@ -94,7 +94,7 @@ static col_status overlap_finish(overlap_query *q, col_body_id *bodies, int capa
     if (st != COL_OK) return col_world_fail(q->w, st, "%s: out of memory for the query tree", what);
     overlap_walk(q);
     if (q->status == COL_OK) {
-        qsort(q->slots, (size_t)q->count, sizeof *q->slots, slot_order);
+        if (q->count > 1) qsort(q->slots, (size_t)q->count, sizeof *q->slots, slot_order);
         for (int k = 0; k < q->count && k < capacity; k++) bodies[k] = col_world_body_id(q->w, q->slots[k]);
         *count = q->count;
     }

@@ -255,7 +255,7 @@ col_status col_world_cast_ray_all(const col_world *world, col_vec3 origin, col_v
     ray_query q;
     st = ray_run(world, origin, translation, filter, RAY_ALL, &q, what);
     if (st == COL_OK) {
-        qsort(q.all, (size_t)q.count, sizeof *q.all, hit_order);
+        if (q.count > 1) qsort(q.all, (size_t)q.count, sizeof *q.all, hit_order);
         for (int k = 0; k < q.count && k < capacity; k++) hits[k] = hit_out(&q, &q.all[k]);
         *count = q.count;
     }
