@@ -613,6 +613,61 @@ static void test_queries_leave_the_world_alone(void **state)
     col_world_destroy(s.w);
 }
 
+/* Every allocation a query makes (the tree's first build, the hit and body lists, the
+ * shape query's scratch) failed in turn: the query says OUT_OF_MEMORY, the world's hash is
+ * unchanged, the next query succeeds with the right answer, and every block comes back. */
+static void test_queries_out_of_memory(void **state)
+{
+    (void)state;
+    for (long k = 1;; k++) {
+        counting_alloc ca = {0};
+        col_world_def def = col_default_world_def();
+        def.worker_count = 1;
+        def.allocator = counting_hooks(&ca);
+        col_world *w;
+        assert_int_equal(col_world_create(&def, &w), COL_OK);
+        col_shape_id box, ball;
+        assert_int_equal(col_shape_create_box(w, col_v3(1, 1, 1), &box), COL_OK);
+        assert_int_equal(col_shape_create_sphere(w, 1, &ball), COL_OK);
+        col_body_id ids[20];
+        for (int i = 0; i < 20; i++) {
+            col_body_def bd = col_default_body_def();
+            bd.shape = i % 2 ? box : ball;
+            bd.pose.p = col_v3(3.0 * i, 0, 0);
+            assert_int_equal(col_body_create(w, &bd, &ids[i]), COL_OK);
+        }
+        assert_int_equal(col_world_update(w), COL_OK);
+        uint64_t h = col_world_hash(w);
+        ca.fail_attempt = ca.attempts + k;
+        col_ray_hit hits[20];
+        col_body_id out[20];
+        int n = 0;
+        col_geometry *g;
+        assert_int_equal(col_geometry_create_sphere(NULL, 4.0, &g, NULL), COL_OK);
+        col_status st = col_world_cast_ray_all(w, col_v3(-5, 0, 0), col_v3(70, 0, 0), NULL, hits, 20, &n);
+        if (st == COL_OK) st = col_world_overlap_box(w, col_v3(-1, -1, -1), col_v3(30, 1, 1), NULL, out, 20, &n);
+        if (st == COL_OK) st = col_world_overlap_shape(w, g, (col_transform){{6, 0, 0}, {0, 0, 0, 1}}, NULL, out, 20, &n);
+        bool failed = ca.attempts >= ca.fail_attempt;
+        if (st != COL_OK) assert_int_equal(st, COL_ERR_OUT_OF_MEMORY);
+        else assert_false(failed);
+        assert_int_equal(col_world_hash(w), h);
+        ca.fail_attempt = 0;
+        assert_int_equal(col_world_cast_ray_all(w, col_v3(-5, 0, 0), col_v3(70, 0, 0), NULL, hits, 20, &n), COL_OK);
+        assert_int_equal(n, 20);
+        assert_int_equal(col_world_overlap_shape(w, g, (col_transform){{6, 0, 0}, {0, 0, 0, 1}}, NULL, out, 20, &n),
+                         COL_OK);
+        assert_int_equal(n, 3); /* the bodies at 3, 6 and 9 */
+        col_geometry_destroy(g);
+        col_world_destroy(w);
+        assert_int_equal(ca.allocs, ca.frees);
+        if (!failed) {
+            print_message("%ld allocations failed in turn\n", k - 1);
+            assert_true(k > 3);
+            break;
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -620,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_rays_match_exact_brute_force),
         cmocka_unit_test(test_overlaps_match_brute_force),
         cmocka_unit_test(test_queries_leave_the_world_alone),
+        cmocka_unit_test(test_queries_out_of_memory),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
