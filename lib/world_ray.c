@@ -2,6 +2,7 @@
 /* Ray casts against every body (include/colibri/worldquery.h, docs/queries.md): the query
  * tree (lib/query_tree.h) walked front to back, bodies moved since the last update one by
  * one from their set poses, each body's pieces or mesh through narrowphase/ray.h. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,8 +26,8 @@ typedef struct ray_query {
     col_ray_seg seg;
     col_vec3 d;
     double margin;           /* box tests widened by this (docs/queries.md) */
-    double inv[3];           /* 1 / d per axis (0 where d is 0: then the axis is tested apart) */
-    bool flat[3];            /* d is 0 on that axis */
+    double inv[3];           /* 1 / d per axis (1e300 where |d| < 1e-290: seg_box_enter) */
+    double am[3], ap[3];     /* the origin plus and minus the margin, per axis */
     const col_query_filter *filter;
     int mode;
     bool found, done;
@@ -37,23 +38,21 @@ typedef struct ray_query {
 } ray_query;
 
 /* Entry parameter of the segment into [lo, hi] widened by the margin; above 1 when it
- * misses. */
+ * misses. Branch-free: am and ap are the origin moved by the margin (so l - am is
+ * l - m - a), and an axis the ray does not move along has inv = 1e300, which sends the
+ * slab's two parameters to +-huge (never NaN: the differences are finite) and so keeps
+ * or rejects the ray by the origin's side alone. */
 static inline double seg_box_enter(const ray_query *q, col_vec3 lo, col_vec3 hi)
 {
-    const double m = q->margin;
-    const double a[3] = {q->seg.a.x, q->seg.a.y, q->seg.a.z};
-    const double l[3] = {lo.x - m, lo.y - m, lo.z - m}, h[3] = {hi.x + m, hi.y + m, hi.z + m};
-    double t0 = 0.0, t1 = 1.0;
-    for (int k = 0; k < 3; k++) {
-        if (q->flat[k]) {
-            if (a[k] < l[k] || a[k] > h[k]) return 2.0;
-            continue;
-        }
-        double ta = (l[k] - a[k]) * q->inv[k], tb = (h[k] - a[k]) * q->inv[k];
-        double tn = ta < tb ? ta : tb, tf = ta < tb ? tb : ta;
-        t0 = tn > t0 ? tn : t0;
-        t1 = tf < t1 ? tf : t1;
-    }
+    double ta = (lo.x - q->am[0]) * q->inv[0], tb = (hi.x - q->ap[0]) * q->inv[0];
+    double t0 = ta < tb ? ta : tb, t1 = ta < tb ? tb : ta;
+    ta = (lo.y - q->am[1]) * q->inv[1], tb = (hi.y - q->ap[1]) * q->inv[1];
+    double n = ta < tb ? ta : tb, f = ta < tb ? tb : ta;
+    t0 = n > t0 ? n : t0, t1 = f < t1 ? f : t1;
+    ta = (lo.z - q->am[2]) * q->inv[2], tb = (hi.z - q->ap[2]) * q->inv[2];
+    n = ta < tb ? ta : tb, f = ta < tb ? tb : ta;
+    t0 = n > t0 ? n : t0, t1 = f < t1 ? f : t1;
+    t0 = t0 > 0.0 ? t0 : 0.0, t1 = t1 < 1.0 ? t1 : 1.0;
     return t0 <= t1 ? t0 : 2.0;
 }
 
@@ -195,8 +194,15 @@ static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translat
     q->margin = COL_RAY_REL_MARGIN * (col_max_abs(origin) + col_max_abs(end));
     q->filter = filter ? filter : &every;
     q->mode = mode;
-    const double d[3] = {q->d.x, q->d.y, q->d.z};
-    for (int k = 0; k < 3; k++) q->flat[k] = d[k] == 0.0, q->inv[k] = d[k] == 0.0 ? 0.0 : 1.0 / d[k];
+    const double d[3] = {q->d.x, q->d.y, q->d.z}, a[3] = {origin.x, origin.y, origin.z};
+    for (int k = 0; k < 3; k++) {
+        /* an axis moved by less than 1e-290 is taken as not moved, the box widened by that
+         * move: 1 / d stays finite, so no product is ever 0 * inf */
+        bool flat = fabs(d[k]) < 1e-290;
+        double m = q->margin + (flat ? fabs(d[k]) : 0.0);
+        q->inv[k] = flat ? 1e300 : 1.0 / d[k];
+        q->am[k] = a[k] + m, q->ap[k] = a[k] - m;
+    }
     ray_walk(q, col_world_query_tree(w));
     for (int k = 0; k < w->dirty_count && !q->done; k++) {
         uint32_t s = w->dirty_list[k];
