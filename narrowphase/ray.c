@@ -90,9 +90,11 @@ static bool hull_clip_planes(const col_hull *h, col_vec3 A, col_vec3 B, double m
         double ua = va - m, ub = vb - m;
         if (ua > 0.0) {
             if (ub > 0.0) return false; /* the whole segment beyond the widened plane */
-            olo = fmax(olo, ua / (ua - ub));
+            double t = ua / (ua - ub);
+            olo = t > olo ? t : olo; /* not fmax: a call without -ffast-math, in the hot loop */
         } else if (ub > 0.0) {
-            ohi = fmin(ohi, ua / (ua - ub));
+            double t = ua / (ua - ub);
+            ohi = t < ohi ? t : ohi;
         }
         /* each plane alone bounds the hull: an empty outer interval so far is a miss, and
          * no contact comes before olo */
@@ -382,8 +384,8 @@ static double box_enter(const col_mesh_node *nd, col_vec3 A, col_vec3 D, double 
             double s = ta;
             ta = tb, tb = s;
         }
-        t0 = fmax(t0, ta);
-        t1 = fmin(t1, tb);
+        t0 = ta > t0 ? ta : t0;
+        t1 = tb < t1 ? tb : t1;
         if (t0 > t1) return 2.0;
     }
     return t0;
