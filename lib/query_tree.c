@@ -24,11 +24,6 @@ const col_box_tree *col_world_query_tree(const col_world *w)
     return &w->query_tree->tree;
 }
 
-bool col_query_body_in_tree(const col_world *w, uint32_t slot)
-{
-    return w->body_ids.live[slot] && !w->bodies[slot].dirty;
-}
-
 static col_status tree_grow_input(col_world *w, struct col_query_tree *q, int n)
 {
     if (n <= q->cap) return COL_OK;

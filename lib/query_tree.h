@@ -26,8 +26,12 @@ const col_box_tree *col_world_query_tree(const col_world *world);
 /* Frees the tree (col_world_destroy). */
 void col_world_query_destroy(col_world *world);
 
-/* Live and not moved since the last update: in the tree (else tested one by one). */
-bool col_query_body_in_tree(const col_world *w, uint32_t slot);
+/* Live and not moved since the last update: in the tree (else tested one by one). Inline:
+ * the walk asks it for every leaf item the ray's box test passes. */
+static inline bool col_query_body_in_tree(const col_world *w, uint32_t slot)
+{
+    return w->body_ids.live[slot] && !w->bodies[slot].dirty;
+}
 /* The group/mask rule and the callback. */
 bool col_query_body_passes(const col_world *w, uint32_t slot, const col_query_filter *f);
 /* A body's pose and tight box: the update's for a body in the tree, else from its set pose. */
