@@ -6,6 +6,9 @@
 #include <string.h>
 
 struct col_query_tree {
+    col_alloc alloc;    /* the world's hooks, counted apart from the world's allocator, so that
+                           a build inside a const query never writes what col_world_get_counters
+                           reads (alloc_calls_total, bytes_in_use) */
     col_box_tree tree;
     double build_cost;  /* tree_cost right after the last build */
     uint32_t *ids;      /* build input, [cap] */
@@ -24,21 +27,22 @@ const col_box_tree *col_world_query_tree(const col_world *w)
     return &w->query_tree->tree;
 }
 
-static col_status tree_grow_input(col_world *w, struct col_query_tree *q, int n)
+static col_status tree_grow_input(struct col_query_tree *q, int n)
 {
     if (n <= q->cap) return COL_OK;
-    uint32_t *ids = col_alloc_bytes(&w->alloc, (size_t)n * sizeof *ids);
-    col_vec3 *mins = col_alloc_bytes(&w->alloc, (size_t)n * sizeof *mins);
-    col_vec3 *maxs = col_alloc_bytes(&w->alloc, (size_t)n * sizeof *maxs);
+    col_alloc *a = &q->alloc;
+    uint32_t *ids = col_alloc_bytes(a, (size_t)n * sizeof *ids);
+    col_vec3 *mins = col_alloc_bytes(a, (size_t)n * sizeof *mins);
+    col_vec3 *maxs = col_alloc_bytes(a, (size_t)n * sizeof *maxs);
     if (ids == NULL || mins == NULL || maxs == NULL) {
-        col_free_bytes(&w->alloc, ids, (size_t)n * sizeof *ids);
-        col_free_bytes(&w->alloc, mins, (size_t)n * sizeof *mins);
-        col_free_bytes(&w->alloc, maxs, (size_t)n * sizeof *maxs);
+        col_free_bytes(a, ids, (size_t)n * sizeof *ids);
+        col_free_bytes(a, mins, (size_t)n * sizeof *mins);
+        col_free_bytes(a, maxs, (size_t)n * sizeof *maxs);
         return COL_ERR_OUT_OF_MEMORY;
     }
-    col_free_bytes(&w->alloc, q->ids, (size_t)q->cap * sizeof *q->ids);
-    col_free_bytes(&w->alloc, q->mins, (size_t)q->cap * sizeof *q->mins);
-    col_free_bytes(&w->alloc, q->maxs, (size_t)q->cap * sizeof *q->maxs);
+    col_free_bytes(a, q->ids, (size_t)q->cap * sizeof *q->ids);
+    col_free_bytes(a, q->mins, (size_t)q->cap * sizeof *q->mins);
+    col_free_bytes(a, q->maxs, (size_t)q->cap * sizeof *q->maxs);
     q->ids = ids, q->mins = mins, q->maxs = maxs, q->cap = n;
     return COL_OK;
 }
@@ -84,7 +88,7 @@ static col_status tree_sync(col_world *w, struct col_query_tree *q)
         col_box_tree_refit(t);
         if (tree_cost(t) <= 1.5 * q->build_cost) return COL_OK;
     }
-    col_status st = tree_grow_input(w, q, n);
+    col_status st = tree_grow_input(q, n);
     if (st != COL_OK) return st;
     int k = 0;
     for (int s = 0; s < hw; s++)
@@ -93,7 +97,7 @@ static col_status tree_sync(col_world *w, struct col_query_tree *q)
             q->mins[k] = w->hot[s].box.min, q->maxs[k] = w->hot[s].box.max;
             k++;
         }
-    st = col_box_tree_build(t, &w->alloc, q->ids, q->mins, q->maxs, n);
+    st = col_box_tree_build(t, &q->alloc, q->ids, q->mins, q->maxs, n);
     q->build_cost = tree_cost(t);
     return st;
 }
@@ -110,7 +114,12 @@ col_status col_world_queries_ready(const col_world *cw)
     }
     col_status st = COL_OK;
     if (atomic_load_explicit(&w->query_synced, memory_order_relaxed) != want) {
-        if (w->query_tree == NULL) w->query_tree = col_alloc_zeroed(&w->alloc, 1, sizeof *w->query_tree);
+        if (w->query_tree == NULL) {
+            col_alloc a;
+            col_alloc_init(&a, &w->def.allocator);
+            w->query_tree = col_alloc_zeroed(&a, 1, sizeof *w->query_tree);
+            if (w->query_tree != NULL) w->query_tree->alloc = a;
+        }
         st = w->query_tree == NULL ? COL_ERR_OUT_OF_MEMORY : tree_sync(w, w->query_tree);
         if (st == COL_OK) atomic_store_explicit(&w->query_synced, want, memory_order_release);
     }
@@ -122,11 +131,12 @@ void col_world_query_destroy(col_world *w)
 {
     struct col_query_tree *q = w->query_tree;
     if (q == NULL) return;
-    col_box_tree_free(&q->tree, &w->alloc);
-    col_free_bytes(&w->alloc, q->ids, (size_t)q->cap * sizeof *q->ids);
-    col_free_bytes(&w->alloc, q->mins, (size_t)q->cap * sizeof *q->mins);
-    col_free_bytes(&w->alloc, q->maxs, (size_t)q->cap * sizeof *q->maxs);
-    col_free_bytes(&w->alloc, q, sizeof *q);
+    col_alloc a = q->alloc;
+    col_box_tree_free(&q->tree, &a);
+    col_free_bytes(&a, q->ids, (size_t)q->cap * sizeof *q->ids);
+    col_free_bytes(&a, q->mins, (size_t)q->cap * sizeof *q->mins);
+    col_free_bytes(&a, q->maxs, (size_t)q->cap * sizeof *q->maxs);
+    col_free_bytes(&a, q, sizeof *q);
     w->query_tree = NULL;
 }
 

@@ -23,8 +23,9 @@
  * world, between updates; none may overlap a call that changes the world (update, pose,
  * create, destroy, filter calls). The first query after an update builds the tree under a
  * lock inside the world (the others wait for it). Results do not depend on threads.
- * Temporary memory (the all-hits and overlap lists) comes from the world's allocator
- * hooks (col_world_def.allocator), which must then be thread safe (malloc is). */
+ * The tree and the temporary lists (all hits, overlaps) and scratch come from the world's
+ * allocator hooks (col_world_def.allocator), which must then be thread safe (malloc is);
+ * they are not counted in col_counters (a const query never writes what the getters read). */
 #ifndef COLIBRI_WORLD_QUERY_H
 #define COLIBRI_WORLD_QUERY_H
 
