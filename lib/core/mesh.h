@@ -110,7 +110,8 @@ static inline size_t col_mesh_bytes(const col_mesh *m)
 }
 
 /* Fills m->bvs and m->frame_defect from the built tree (col_mesh_build calls it); its
- * scratch (80 bytes a node) from a; OUT_OF_MEMORY leaves m->bvs unfinished. */
+ * scratch (80 bytes a node and 72 a triangle) from a; OUT_OF_MEMORY leaves m->bvs
+ * unfinished. */
 col_status col_mesh_fit_bvs(struct col_alloc *a, col_mesh *m);
 
 /* Node i's rectangle swept sphere in the mesh's local frame, for users that want it as
