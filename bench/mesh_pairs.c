@@ -4,16 +4,19 @@
  * ("The hierarchy") and a first look at the narrow phase's cost.
  *
  *   mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache]
- *              [--cull aabb|obb|both] [--compare-bv]
+ *              [--dump-pairs FILE] [--cull aabb|obb|both] [--compare-bv]
  *
  * Every frame, the poses of the scene's closed-form motion (bench/scene.c), then every
  * pair with a mesh whose bounding spheres meet (brute force, not timed) goes to
  * col_mesh_mesh_query or col_mesh_convex_query (hulls as their points, spheres and
  * capsules as cores; hull-hull pairs are skipped), each pair with its own cache. Prints
- * the pairs tested and colliding, the node pairs visited (the queries' iterations), a
+ * the pairs tested and colliding, the node pairs visited (the queries' iterations; those
+ * of colliding queries apart), how often the cached witness alone answered, a
  * hash of the colliding pairs (f, i, j) that must not depend on the split rule or the
  * cache, and the narrow phase's time per frame (wall clock median and mean, and the
- * thread's CPU time, steadier on a shared machine). --cull picks mesh-mesh collision's
+ * thread's CPU time, steadier on a shared machine). --dump-pairs writes the colliding
+ * pairs as `f i j` lines (i < j, in order), the pairs with a mesh only, for a comparison
+ * with the exact oracle's truth restricted to those pairs. --cull picks mesh-mesh collision's
  * node test (narrowphase/mesh_collide.h). --compare-bv (docs/meshes.md "Bounding volumes
  * measured") runs, on every mesh-mesh pair of every frame and in one process, collision
  * with each node test (own caches) and distance with box and with RSS bounds
@@ -183,10 +186,13 @@ static void compare_bv(const bench_scene *sc, const shape *shapes, int frames, c
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) die("usage: mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache]");
+    if (argc < 2)
+        die("usage: mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache] "
+            "[--dump-pairs FILE] [--cull aabb|obb|both] [--compare-bv]");
     col_mesh_build_options opt = col_mesh_default_build_options();
     int max_frames = -1, use_cache = 1, compare = 0;
     col_mesh_cull cull = COL_MESH_CULL_BOTH; /* col_mesh_mesh_query's */
+    FILE *dump = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--leaf") == 0 && i + 1 < argc) opt.leaf_max = atoi(argv[++i]);
@@ -197,8 +203,10 @@ int main(int argc, char **argv)
             cull = strcmp(argv[i], "obb") == 0 ? COL_MESH_CULL_OBB
                    : strcmp(argv[i], "aabb") == 0 ? COL_MESH_CULL_AABB
                                                    : COL_MESH_CULL_BOTH;
-        }
-        else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--dump-pairs") == 0 && i + 1 < argc) {
+            dump = fopen(argv[++i], "w");
+            if (dump == NULL) die("cannot write the dump");
+        } else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
             i++;
             opt.split = strcmp(argv[i], "mean") == 0     ? COL_MESH_SPLIT_MEAN
                         : strcmp(argv[i], "median") == 0 ? COL_MESH_SPLIT_MEDIAN
@@ -243,6 +251,7 @@ int main(int argc, char **argv)
     double *ms = malloc((size_t)frames * sizeof *ms);
     long mm = 0, mm_hit = 0, mc = 0, mc_hit = 0;
     double visits = 0, visits_hit = 0, cpu = 0;
+    long witness_hits = 0;
     int (*cand)[2] = NULL, cand_cap = 0;
     col_np_result *res = NULL;
     uint64_t hash = 14695981039346656037ULL;
@@ -291,7 +300,9 @@ int main(int argc, char **argv)
             mc_hit += !both && res[p].colliding;
             visits += res[p].iterations;
             visits_hit += res[p].colliding ? res[p].iterations : 0;
+            witness_hits += res[p].colliding && res[p].iterations == 0;
             if (res[p].colliding) {
+                if (dump != NULL) fprintf(dump, "%d %d %d\n", f, i, j);
                 fold(&hash, (uint32_t)f);
                 fold(&hash, (uint32_t)i);
                 fold(&hash, (uint32_t)j);
@@ -304,8 +315,8 @@ int main(int argc, char **argv)
     qsort(ms, (size_t)frames, sizeof *ms, cmp_double);
     static const char *names[3] = {"sah", "mean", "median"};
     printf("mesh-pairs %s split=%s leaf=%d cache=%d frames=%d mesh_mesh=%ld/%ld mesh_convex=%ld/%ld "
-           "node_pairs_per_frame=%.0f (colliding queries %.0f) hash=0x%016llx narrow_ms_median=%.4f narrow_ms_mean=%.4f narrow_cpu_ms_mean=%.4f\n",
-           argv[1], names[opt.split], opt.leaf_max, use_cache, frames, mm_hit, mm, mc_hit, mc, visits / frames, visits_hit / frames,
+           "node_pairs_per_frame=%.0f (colliding queries %.0f) witness_hits=%ld hash=0x%016llx narrow_ms_median=%.4f narrow_ms_mean=%.4f narrow_cpu_ms_mean=%.4f\n",
+           argv[1], names[opt.split], opt.leaf_max, use_cache, frames, mm_hit, mm, mc_hit, mc, visits / frames, visits_hit / frames, witness_hits,
            (unsigned long long)hash, ms[(frames - 1) / 2], sum / frames, cpu / frames);
     for (int k = 0; k < ns; k++) {
         if (shapes[k].kind == 1) col_mesh_free(&a, &shapes[k].mesh);
@@ -319,5 +330,6 @@ int main(int argc, char **argv)
     free(ms);
     free(cand);
     free(res);
+    if (dump != NULL) fclose(dump);
     return 0;
 }

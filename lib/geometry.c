@@ -207,8 +207,7 @@ col_status col_geometry_get_info(const col_geometry *g, col_shape_info *out)
     memset(out, 0, sizeof *out);
     out->kind = g->kind;
     out->child_count = g->piece_count;
-    const col_piece *p = &g->pieces[0];
-    size_t bytes = sizeof *g + (size_t)g->piece_count * sizeof *p;
+    size_t bytes = sizeof *g + (size_t)g->piece_count * sizeof(col_piece);
     for (int i = 0; i < g->piece_count; i++) {
         bytes += g->pieces[i].kind == COL_SHAPE_HULL ? g->pieces[i].hull.block_size : 0;
         for (int k = 0; k < COL_GEOM_NP_SLOTS; k++) bytes += g->pieces[i].np_bytes[k];
@@ -220,12 +219,12 @@ col_status col_geometry_get_info(const col_geometry *g, col_shape_info *out)
         out->triangle_count = g->mesh.triangle_count;
         out->memory_bytes += col_mesh_bytes(&g->mesh);
     } else if (g->kind == COL_SHAPE_HULL) {
-        out->vertex_count = p->hull.vertex_count;
-        out->face_count = p->hull.face_count;
-        out->edge_count = p->hull.edge_count;
+        out->vertex_count = g->pieces[0].hull.vertex_count;
+        out->face_count = g->pieces[0].hull.face_count;
+        out->edge_count = g->pieces[0].hull.edge_count;
     } else if (g->kind != COL_SHAPE_COMPOUND) {
-        out->sphere_radius = p->radius;
-        out->half_height = p->half_height;
+        out->sphere_radius = g->pieces[0].radius;
+        out->half_height = g->pieces[0].half_height;
     }
     out->centroid = g->centroid;
     out->volume = g->volume;

@@ -18,7 +18,7 @@ const char *col_status_string(col_status status)
     case COL_ERR_CAPACITY: return "too many objects for the id space";
     case COL_ERR_HULL_FAILED: return "convex hull construction failed";
     case COL_ERR_SAME_BODY: return "a pair needs two different bodies";
-    case COL_ERR_IO: return "a file could not be created or written";
+    case COL_ERR_IO: return "a file could not be opened, read, created or written";
     case COL_STATUS_COUNT: break;
     }
     return "unknown status";

@@ -18,18 +18,16 @@
  *   (||R||_inf A + |p|_inf) of x (componentwise, A = max |x|_inf over the mesh). Phi is
  *   affine, so the image of a world triangle lies in the box of its local triangle grown
  *   by eta_a, and so in its node's box grown by eta_a.
- * - Points given in the world (a convex core's world points w, computed by
- *   col_xform_point as the truth does) are carried by l = fl(R^T fl(w - p)), within
- *   ||R^T||_inf (u + gamma_3 (1 + u)) (|w|_inf + |p|_inf) <= 6u ||R^T||_inf (|w| + |p|) of
- *   Phi(w).
- * - Mesh b's world vertices W = fl(Rb y + pb): Phi(W) = M y + t + R^T e_b with M = R^T Rb,
- *   t = R^T (pb - p) exact; computed Mc, tc differ by gamma_3 ||R^T|| ||Rb|| |y| and
- *   6u ||R^T|| (|p| + |pb|); all of it is eta_b (mm_setup).
+ * - The other side's points y at its pose (Rb, pb), mesh b's vertices or a convex core's
+ *   points, are in the world W = fl(Rb y + pb) (the truth): Phi(W) = M y + t + R^T e_b
+ *   with M = R^T Rb and t = R^T (pb - p) exact; the computed Mc, tc differ by gamma_3
+ *   ||R^T|| ||Rb|| |y| and 6u ||R^T|| (|p| + |pb|); all of it is eta_b (rel_frame_of).
  * A box grown by eta projects onto an axis L within eta ||L||_1 of the box itself, which
  * gives the slack of the separating axis tests. */
 #include "narrowphase/mesh_collide.h"
 
 #include <float.h>
+#include <limits.h>
 #include <math.h>
 
 #include "narrowphase/mesh_bv_bound.h"
@@ -85,6 +83,35 @@ static double vertex_eta(pose_bound pb, double A, double P)
  * (s computed with one rounding), for the pose bound of the local frame's map. */
 static double gap_scale_of(pose_bound pb) { return (1 - 8 * U_RND) / (1 + 3 * pb.e); }
 
+/* The frame of pose xb seen from pose xa's local frame: Mc = fl(Ra^T Rb) and tc =
+ * fl(Ra^T fl(pb - pa)), and eta_b of the header comment: for any point y of b's frame
+ * with |y|_inf <= Ab, Phi(fl(Rb y + pb)) lies within eta_b(Ab) = eta_per_a Ab + eta_0 of
+ * Mc y + tc (real arithmetic on the computed Mc, tc). */
+typedef struct rel_frame {
+    double M[9], t[3];
+    double eta_per_a, eta_0;
+    pose_bound pa; /* xa's matrix */
+} rel_frame;
+
+static inline double rel_eta(const rel_frame *f, double Ab) { return (f->eta_per_a * Ab + f->eta_0) * (1 + 2 * U_RND); }
+
+static void rel_frame_of(const col_xform *xa, const col_xform *xb, rel_frame *f)
+{
+    const col_mat3 *ra = &xa->R, *rb = &xb->R;
+    f->pa = pose_bound_of(ra);
+    pose_bound pbb = pose_bound_of(rb);
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++)
+            f->M[3 * i + j] = ra->m[i] * rb->m[j] + ra->m[3 + i] * rb->m[3 + j] + ra->m[6 + i] * rb->m[6 + j];
+    col_vec3 tc = col_mat3_tmul(ra, col_sub(xb->p, xa->p));
+    f->t[0] = tc.x;
+    f->t[1] = tc.y;
+    f->t[2] = tc.z;
+    double Pa = col_max_abs(xa->p), Pb = col_max_abs(xb->p);
+    f->eta_per_a = f->pa.norm_t * (gamma_n(4) + gamma_n(3)) * pbb.norm * (1 + 8 * U_RND);
+    f->eta_0 = f->pa.norm_t * (gamma_n(4) * Pb + 6 * U_RND * (Pa + Pb)) * (1 + 8 * U_RND);
+}
+
 static void finish_separated(col_np_result *out, double gap, int visits)
 {
     out->colliding = false;
@@ -122,42 +149,47 @@ typedef struct mc_ctx {
     double gap;          /* running minimum of the certified lower bounds */
     int visits;
     int np;              /* core points kept (0: more than MC_POINTS, no plane or axis test) */
+    bool world_ready;    /* world[] computed (only when a triangle needs the axis test) */
     col_vec3 local[MC_POINTS], world[MC_POINTS];
     bool has_axis;       /* axis: the last exact test's separating axis (world), tried first */
     col_vec3 axis;
 } mc_ctx;
 
-/* The core's box in the mesh's local frame, grown so that any world point of the rounded
- * core maps (by Phi) into it, and any mesh triangle meeting the core has its local box
- * within it after the mesh's own eta: the margins of the header comment, plus the
- * rounding of the growth itself. */
+/* The core's box in the mesh's local frame, grown so that it holds the image under Phi
+ * of the rounded core, and any mesh triangle meeting the core has its local box within
+ * it after the mesh's own eta. The core's points go straight from their frame into the
+ * mesh's, l = fl(Mc p + tc) (rel_frame_of: Phi of the world point fl(Rc p + pc), the
+ * truth, lies within eta_c of Mc p + tc, which fl(.) misses by at most gamma_4 (||Mc||_inf
+ * |p|_inf + |tc|_inf)); the ball of radius r maps into a ball of radius r sigma_max(R^T)
+ * <= r (1 + 2 e_R); then the rounding of the growth itself. */
 static void mc_setup(mc_ctx *x)
 {
-    const col_xform *xm = x->xm;
-    pose_bound pb = pose_bound_of(&xm->R);
-    double P = col_max_abs(xm->p), W = 0, L = 0;
+    rel_frame f;
+    rel_frame_of(x->xm, x->xc, &f);
+    const double *M = f.M;
+    double Ac = 0, L = 0, normM = 0;
+    for (int i = 0; i < 3; i++) normM = dmax(normM, fabs(M[3 * i]) + fabs(M[3 * i + 1]) + fabs(M[3 * i + 2]));
     for (int k = 0; k < 3; k++) {
         x->lo[k] = HUGE_VAL;
         x->hi[k] = -HUGE_VAL;
     }
     for (int i = 0; i < x->c->count; i++) {
-        col_vec3 w = col_xform_point(x->xc, x->c->points[i]);
-        col_vec3 l = col_mat3_tmul(&xm->R, col_sub(w, xm->p));
-        W = dmax(W, col_max_abs(w));
-        L = dmax(L, col_max_abs(l));
-        if (i < MC_POINTS) {
-            x->local[i] = l;
-            x->world[i] = w;
-        }
+        const col_vec3 p = x->c->points[i];
+        const double l[3] = {M[0] * p.x + M[1] * p.y + M[2] * p.z + f.t[0], M[3] * p.x + M[4] * p.y + M[5] * p.z + f.t[1],
+                             M[6] * p.x + M[7] * p.y + M[8] * p.z + f.t[2]};
+        Ac = dmax(Ac, col_max_abs(p));
         for (int k = 0; k < 3; k++) {
-            x->lo[k] = dmin(x->lo[k], vget(l, k));
-            x->hi[k] = dmax(x->hi[k], vget(l, k));
+            x->lo[k] = dmin(x->lo[k], l[k]);
+            x->hi[k] = dmax(x->hi[k], l[k]);
+            L = dmax(L, fabs(l[k]));
         }
+        if (i < MC_POINTS) x->local[i] = col_v3(l[0], l[1], l[2]);
     }
-    double eps_l = 6 * U_RND * pb.norm_t * (W + P);
-    /* the ball of radius r maps into a ball of radius r sigma_max(R^T) <= r (1 + 2 e_R) */
+    const pose_bound pb = f.pa;
+    double tmax = dmax(fabs(f.t[0]), dmax(fabs(f.t[1]), fabs(f.t[2])));
+    double eps_l = rel_eta(&f, Ac) + gamma_n(4) * (normM * Ac + tmax) * (1 + 8 * U_RND);
     double A = mesh_extent(x->m);
-    double mu = vertex_eta(pb, A, P) + eps_l + x->c->radius * (1 + 2 * pb.e);
+    double mu = vertex_eta(pb, A, col_max_abs(x->xm->p)) + eps_l + x->c->radius * (1 + 2 * pb.e);
     mu = (mu + 4 * U_RND * (L + mu)) * (1 + 4 * U_RND); /* fl(lo - mu) and fl(hi + mu) round inward by <= u(L+mu) */
     for (int k = 0; k < 3; k++) {
         x->lo[k] -= mu;
@@ -169,6 +201,7 @@ static void mc_setup(mc_ctx *x)
      * extremes */
     x->plane_slack = (mu + 10 * U_RND * (L + 2 * A)) * (1 + 8 * U_RND);
     x->np = x->c->count <= MC_POINTS ? x->c->count : 0;
+    x->world_ready = false;
     x->gap_scale = gap_scale_of(pb);
 }
 
@@ -263,6 +296,10 @@ static bool mc_triangle(mc_ctx *x, int k)
         return false;
     }
     if (x->has_axis) {
+        if (!x->world_ready) {
+            for (int i = 0; i < x->np; i++) x->world[i] = col_xform_point(x->xc, x->c->points[i]);
+            x->world_ready = true;
+        }
         col_vec3 w[3];
         for (int j = 0; j < 3; j++) w[j] = col_xform_point(x->xm, t[j]);
         g = mc_axis_sep(x, w, x->axis);
@@ -297,9 +334,17 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
     x.visits = 0;
     x.has_axis = false;
     mc_setup(&x);
-    if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < m->triangle_count && mc_triangle(&x, cache->tri_a)) {
-        finish_colliding(out, 0);
-        return;
+    /* the cached witness, then its neighbours in leaf order (as mm_witness does) */
+    for (int r = 0; cache != NULL && cache->tri_a >= 0 && cache->tri_a < m->triangle_count && r <= 3; r++) {
+        for (int side = r == 0 ? 1 : -1; side <= 1; side += 2) {
+            int k = cache->tri_a + side * r;
+            if (k >= 0 && k < m->triangle_count && mc_triangle(&x, k)) {
+                cache->tri_a = k;
+                cache->tri_b = -1;
+                finish_colliding(out, 0);
+                return;
+            }
+        }
     }
     x.gap = HUGE_VAL;
     /* depth first, the second child pushed first: at most one pending sibling per level */
@@ -308,7 +353,7 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
     stack[sp++] = 0;
     while (sp > 0) {
         const col_mesh_node *n = &m->nodes[stack[--sp]];
-        x.visits++;
+        if (x.visits < INT_MAX) x.visits++;
         const double lo[3] = {n->min.x, n->min.y, n->min.z}, hi[3] = {n->max.x, n->max.y, n->max.z};
         double s = mc_box_sep(&x, lo, hi);
         if (s > 0) {
@@ -331,6 +376,7 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
             }
         }
     }
+    if (cache != NULL) col_mesh_cache_init(cache); /* apart: the witness is stale (as in mesh-mesh) */
     finish_separated(out, x.gap, x.visits);
 }
 
@@ -422,6 +468,7 @@ typedef struct mm_ctx {
     double M[9], Mabs[9]; /* Mc = fl(Ra^T Rb) (row-major) and |Mc| */
     double t[3];          /* tc = fl(Ra^T fl(pb - pa)) */
     double ed[3][3][3];   /* |(e_i x c_j) . c_k|, c_j the columns of Mc */
+    double gram[3][3];    /* |c_j . c_k|: b's box projected on its own (not quite orthonormal) axes */
     double gscale[15];    /* per axis: the certified world gap per unit of local separation */
     double sigma;         /* the slack of every axis test */
     double gap;
@@ -446,19 +493,16 @@ typedef struct mm_ctx {
  * and rb, then their sum, about 20 roundings on terms of size Lmax S). */
 static void mm_setup(mm_ctx *x)
 {
-    const col_mat3 *ra = &x->xa->R, *rb = &x->xb->R;
-    pose_bound pa = pose_bound_of(ra), pbb = pose_bound_of(rb);
-    for (int i = 0; i < 3; i++) {
-        for (int j = 0; j < 3; j++) {
-            double s = ra->m[i] * rb->m[j] + ra->m[3 + i] * rb->m[3 + j] + ra->m[6 + i] * rb->m[6 + j];
-            x->M[3 * i + j] = s;
-            x->Mabs[3 * i + j] = fabs(s);
-        }
+    double Aa = mesh_extent(x->a), Ab = mesh_extent(x->b);
+    rel_frame f;
+    rel_frame_of(x->xa, x->xb, &f);
+    pose_bound pa = f.pa;
+    for (int e = 0; e < 9; e++) {
+        x->M[e] = f.M[e];
+        x->Mabs[e] = fabs(f.M[e]);
     }
-    col_vec3 tc = col_mat3_tmul(ra, col_sub(x->xb->p, x->xa->p));
-    x->t[0] = tc.x;
-    x->t[1] = tc.y;
-    x->t[2] = tc.z;
+    for (int k = 0; k < 3; k++) x->t[k] = f.t[k];
+    const col_vec3 tc = col_v3(f.t[0], f.t[1], f.t[2]);
     col_vec3 c[3];
     for (int j = 0; j < 3; j++) c[j] = col_v3(x->M[j], x->M[3 + j], x->M[6 + j]);
     double Lmax = 1, normM = 0;
@@ -468,16 +512,13 @@ static void mm_setup(mm_ctx *x)
         for (int k = 0; k < 3; k++) {
             col_vec3 ck = col_cross(c[j], c[k]);
             for (int i = 0; i < 3; i++) x->ed[i][j][k] = fabs(vget(ck, i));
+            x->gram[j][k] = fabs(col_dot(c[j], c[k]));
         }
     }
     double cmax = 0;
     for (int e = 0; e < 9; e++) cmax = dmax(cmax, x->Mabs[e]);
     Lmax = dmax(Lmax, 2 * cmax) * (1 + 4 * U_RND);
-    double Aa = mesh_extent(x->a), Ab = mesh_extent(x->b);
-    double Pa = col_max_abs(x->xa->p), Pb = col_max_abs(x->xb->p);
-    double eta_a = vertex_eta(pa, Aa, Pa);
-    double eta_b = (pa.norm_t * (gamma_n(4) * (pbb.norm * Ab + Pb) + gamma_n(3) * pbb.norm * Ab) +
-                    6 * U_RND * pa.norm_t * (Pa + Pb)) * (1 + 8 * U_RND);
+    double eta_a = vertex_eta(pa, Aa, col_max_abs(x->xa->p)), eta_b = rel_eta(&f, Ab);
     double S = Aa + 2 * normM * Ab + col_max_abs(tc) + Ab;
     x->sigma = Lmax * (eta_a + eta_b + 256 * U_RND * Lmax * S);
     /* gap per unit of separation along L: world >= local / sigma_max(Ra^T) >= local /
@@ -500,9 +541,14 @@ static void mm_setup(mm_ctx *x)
 /* The separating axis test of a's node box and b's node parallelepiped in a's frame
  * (Gottschalk, Lin & Manocha, "OBBTree", SIGGRAPH 1996: 15 axes, a's 3 face normals
  * first, then b's, then the 9 edge cross products): the certified lower bound on the
- * world distance of the node pair's triangles when an axis separates them (> 0), else 0. */
-static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
+ * world distance of the node pair's triangles when an axis separates them (> 0), else 0:
+ * the first separating axis's, or with all, the largest over the 15 (each is a bound).
+ * b's box projects on an axis L as sum_k hb_k |L . c_k| with the columns c_k of Mc, which
+ * is not exactly a rotation (no identity of rotations is used: b's own face axes take
+ * |c_j . c_k| from gram, the edge axes |(e_i x c_j) . c_k| from ed). */
+static inline double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_node *nb, bool all)
 {
+    double best = 0;
     const double ca[3] = {0.5 * (na->min.x + na->max.x), 0.5 * (na->min.y + na->max.y), 0.5 * (na->min.z + na->max.z)};
     const double ha[3] = {0.5 * (na->max.x - na->min.x), 0.5 * (na->max.y - na->min.y), 0.5 * (na->max.z - na->min.z)};
     const double cb[3] = {0.5 * (nb->min.x + nb->max.x), 0.5 * (nb->min.y + nb->max.y), 0.5 * (nb->min.z + nb->max.z)};
@@ -513,12 +559,20 @@ static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_no
     const double sig = x->sigma;
     for (int i = 0; i < 3; i++) {
         double s = fabs(T[i]) - ha[i] - (A[3 * i] * hb[0] + A[3 * i + 1] * hb[1] + A[3 * i + 2] * hb[2]) - sig;
-        if (s > 0) return s * x->gscale[i];
+        if (s > 0) {
+            if (!all) return s * x->gscale[i];
+            best = dmax(best, s * x->gscale[i]);
+        }
     }
     for (int j = 0; j < 3; j++) {
         double lt = M[j] * T[0] + M[3 + j] * T[1] + M[6 + j] * T[2];
-        double s = fabs(lt) - (A[j] * ha[0] + A[3 + j] * ha[1] + A[6 + j] * ha[2]) - hb[j] - sig;
-        if (s > 0) return s * x->gscale[3 + j];
+        const double *g = x->gram[j];
+        double s = fabs(lt) - (A[j] * ha[0] + A[3 + j] * ha[1] + A[6 + j] * ha[2]) -
+                   (g[0] * hb[0] + g[1] * hb[1] + g[2] * hb[2]) - sig;
+        if (s > 0) {
+            if (!all) return s * x->gscale[3 + j];
+            best = dmax(best, s * x->gscale[3 + j]);
+        }
     }
     for (int j = 0; j < 3; j++) {
         const double c0 = M[j], c1 = M[3 + j], c2 = M[6 + j];
@@ -529,10 +583,13 @@ static double mm_sep(const mm_ctx *x, const col_mesh_node *na, const col_mesh_no
         for (int i = 0; i < 3; i++) {
             const double *e = x->ed[i][j];
             double s = fabs(lt[i]) - ra[i] - (e[0] * hb[0] + e[1] * hb[1] + e[2] * hb[2]) - sig;
-            if (s > 0) return s * x->gscale[6 + 3 * i + j];
+            if (s > 0) {
+                if (!all) return s * x->gscale[6 + 3 * i + j];
+                best = dmax(best, s * x->gscale[6 + 3 * i + j]);
+            }
         }
     }
-    return 0;
+    return best;
 }
 
 /* The distance bounds of the pending triangle pairs join x->gap: the face normals first,
@@ -614,7 +671,7 @@ static inline double node_size(const col_mesh_node *n)
 static inline double mm_node_gap(const mm_ctx *x, int32_t ia, int32_t ib)
 {
     if (x->cull == COL_MESH_CULL_OBB) return col_bv_obb_gap(&x->bvf, &x->a->bvs[ia], &x->b->bvs[ib]);
-    double s = mm_sep(x, &x->a->nodes[ia], &x->b->nodes[ib]);
+    double s = mm_sep(x, &x->a->nodes[ia], &x->b->nodes[ib], false);
     if (s > 0 || x->cull == COL_MESH_CULL_AABB) return s;
     return col_bv_obb_gap(&x->bvf, &x->a->bvs[ia], &x->b->bvs[ib]);
 }
@@ -631,9 +688,12 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
     while (sp > 0) {
         sp--;
         const col_mesh_node *na = &x->a->nodes[stack[sp][0]], *nb = &x->b->nodes[stack[sp][1]];
-        x->visits++;
+        if (x->visits < INT_MAX) x->visits++; /* saturating: two dense interleaved meshes */
         double s = mm_node_gap(x, stack[sp][0], stack[sp][1]);
         if (s > 0) {
+            /* the gap is the least bound over the pruned pairs: a pair that would lower
+             * it gets the best of its axes */
+            if (s < x->gap) s = dmax(s, mm_sep(x, na, nb, true));
             x->gap = dmin(x->gap, s);
             continue;
         }
@@ -666,6 +726,39 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
     return false;
 }
 
+/* The cached witness first, then its neighbours in leaf order (the leaves hold nearby
+ * triangles next to each other, and a contact that moved by a triangle or two is usually
+ * there): WITNESS_WINDOW on either side of each number, the witness pair first, each
+ * pair through the exact world-box test and the exact decision. */
+enum { WITNESS_WINDOW = 3 };
+
+static bool mm_witness(mm_ctx *x, const col_mesh_cache *cache, int *ka, int *kb)
+{
+    const int ta = cache->tri_a, tb = cache->tri_b;
+    if (ta < 0 || ta >= x->a->triangle_count || tb < 0 || tb >= x->b->triangle_count) return false;
+    for (int i = 0; i < TRI_CACHE; i++) x->ta[i].k = x->tb[i].k = -1;
+    x->tris_ready = true;
+    for (int r = 0; r <= WITNESS_WINDOW; r++) {
+        /* ring r: the pairs whose larger offset from the witness is r */
+        for (int da = -r; da <= r; da++) {
+            for (int db = -r; db <= r; db++) {
+                if (da != -r && da != r && db != -r && db != r) continue;
+                int i = ta + da, j = tb + db;
+                if (i < 0 || i >= x->a->triangle_count || j < 0 || j >= x->b->triangle_count) continue;
+                const world_tri *wa = tri_of(x->ta, x->a, x->xa, i), *wb = tri_of(x->tb, x->b, x->xb, j);
+                bool apart = false;
+                for (int d = 0; d < 3 && !apart; d++) apart = wb->lo[d] > wa->hi[d] || wa->lo[d] > wb->hi[d];
+                if (!apart && col_tri_tri_intersect(wa->w, wb->w)) {
+                    *ka = i;
+                    *kb = j;
+                    return true;
+                }
+            }
+        }
+    }
+    return false;
+}
+
 void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                          col_mesh_cache *cache, col_np_result *out)
 {
@@ -677,17 +770,6 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
 void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                               col_mesh_cache *cache, col_mesh_cull cull, col_np_result *out)
 {
-    if (cache != NULL && cache->tri_a >= 0 && cache->tri_a < a->triangle_count && cache->tri_b >= 0 &&
-        cache->tri_b < b->triangle_count) {
-        col_vec3 wa[3], wb[3];
-        double lo[3], hi[3];
-        world_triangle(a, xa, cache->tri_a, wa, lo, hi);
-        world_triangle(b, xb, cache->tri_b, wb, lo, hi);
-        if (col_tri_tri_intersect(wa, wb)) {
-            finish_colliding(out, 0);
-            return;
-        }
-    }
     mm_ctx x;
     x.a = a;
     x.b = b;
@@ -698,9 +780,15 @@ void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_
     x.npending = 0;
     x.tris_ready = false;
     x.cull = cull;
+    int ka = -1, kb = -1;
+    if (cache != NULL && mm_witness(&x, cache, &ka, &kb)) {
+        cache->tri_a = ka;
+        cache->tri_b = kb;
+        finish_colliding(out, 0);
+        return;
+    }
     mm_setup(&x);
     if (cull != COL_MESH_CULL_AABB) col_bv_frame_setup(&x.bvf, a, xa, b, xb);
-    int ka = -1, kb = -1;
     if (mm_traverse(&x, &ka, &kb)) {
         if (cache != NULL) {
             cache->tri_a = ka;
@@ -710,5 +798,8 @@ void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_
         return;
     }
     mm_flush_pending(&x);
+    /* apart: the witness is stale, and trying its window each time would cost a separated
+     * pair (most pairs, most frames) more than it saves when the pair meets again */
+    if (cache != NULL) col_mesh_cache_init(cache);
     finish_separated(out, x.gap, x.visits);
 }

@@ -4,14 +4,17 @@
 #
 # Checks what a user gets from `meson install`: configures and installs SOURCE_ROOT into a
 # temporary prefix, then checks
-#   - the installed headers are exactly the six public ones under include/colibri,
+#   - the installed headers are exactly the public ones under include/colibri,
 #   - both libcolibri.so and libcolibri.a are installed,
 #   - the shared library exports only col_* symbols (docs/conventions.md item 3),
 #   - examples/consumer.c builds from the installed headers and colibri.pc alone and runs,
 #     once against the shared library and once statically against libcolibri.a,
 #   - colibri.pc's paths are the prefix's,
+#   - colibri-io (io/, -Dio=enabled): libcolibri-io.so exports only col_* symbols,
+#     colibri-io.pc requires colibri, and examples/load_mesh.c builds from the installed
+#     headers and colibri-io.pc alone and runs on a model of assimp-testmodels,
 # then runs tests/consumer_test.sh on the same prefix (a meson consumer project, shared,
-# static and as a subproject). Only the library is configured (-Dtests=disabled ...):
+# static and as a subproject). Only the libraries are configured (-Dtests=disabled ...):
 # the install of a library-only build is what this checks, and it builds in seconds.
 # Quiet on success; on failure prints the log of every step and exits 1.
 set -u
@@ -30,14 +33,14 @@ test_name=install_test
 
 prefix=$tmp/prefix
 step "meson setup" meson setup "$tmp/build" "$root" --prefix="$prefix" --buildtype=release \
-    -Dtests=disabled -Dbench=disabled -Dexamples=disabled
+    -Dtests=disabled -Dbench=disabled -Dexamples=disabled -Dio=enabled
 step "meson install" meson install -C "$tmp/build"
 
 # Headers: exactly the public set, nothing internal leaked, nothing missing.
 incdir=$prefix/include/colibri
 [ -d "$incdir" ] || fail "no $incdir"
 got=$(cd "$incdir" && for f in * .[!.]*; do [ -e "$f" ] && printf '%s\n' "$f"; done | sort | tr '\n' ' ')
-want="base.h colibri.h id.h query.h record.h shape.h types.h vecmath.h "
+want="base.h colibri.h id.h io.h query.h record.h shape.h types.h vecmath.h "
 [ "$got" = "$want" ] || fail "installed headers are '$got', want '$want'"
 
 # Libraries: the libdir is distribution-specific (lib, lib64, lib/x86_64-linux-gnu), so
@@ -97,6 +100,20 @@ if command -v readelf >/dev/null 2>&1; then
 fi
 # No LD_LIBRARY_PATH: the static build must not need the installed shared library.
 expect_ok "consumer (static)" "$tmp/consumer_static"
+
+# colibri-io: its library exports col_* only, its .pc brings colibri's flags, and the
+# example that uses it builds from the install alone and runs.
+io_so=$(find "$prefix" -name libcolibri-io.so | head -n 1)
+[ -n "$io_so" ] || fail "libcolibri-io.so not installed"
+[ -f "$pcdir/colibri-io.pc" ] || fail "colibri-io.pc not installed in $pcdir"
+nm -D --defined-only "$io_so" | awk '{ print $NF }' | grep -v '^col_' >"$tmp/io_leaked"
+[ -s "$tmp/io_leaked" ] && fail "libcolibri-io.so exports symbols not starting with col_: $(cat "$tmp/io_leaked")"
+io_flags=$(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs colibri-io 2>>"$log") ||
+    fail "pkg-config --cflags --libs colibri-io"
+# shellcheck disable=SC2086
+step "compiling load_mesh.c against colibri-io" "$cc" -std=c11 -Wall -Wextra -Werror -D_POSIX_C_SOURCE=200809L \
+    -o "$tmp/load_mesh" "$root/examples/load_mesh.c" $io_flags -lm
+step "load_mesh (installed)" env LD_LIBRARY_PATH="$libdir" "$tmp/load_mesh" --frames 3 --quiet
 
 # The same prefix serves the meson consumer project (one install for both checks).
 sh "$root/tests/consumer_test.sh" "$root" "$prefix" || exit 1

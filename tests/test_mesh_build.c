@@ -315,10 +315,17 @@ static void test_bad_input(void **state)
         assert_int_equal(col_mesh_build(&a, b->null_v ? NULL : vv, b->nv, b->null_i ? NULL : ii, b->nt, &m, NULL, 0),
                          b->want);
     }
-    /* a leaf size out of range */
+    /* a leaf size out of range, a NULL allocator or output */
     col_alloc a;
     col_alloc_init(&a, NULL);
     col_mesh m;
+    char err[200];
+    memset(&m, 0xab, sizeof m);
+    assert_int_equal(col_mesh_build(NULL, v, 10, idx, 5, &m, err, sizeof err), COL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err, "allocator is NULL"));
+    assert_true(all_zero(&m, sizeof m));
+    assert_int_equal(col_mesh_build(&a, v, 10, idx, 5, NULL, err, sizeof err), COL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err, "output mesh is NULL"));
     col_mesh_build_options o = {COL_MESH_SPLIT_SAH, COL_MESH_LEAF_MAX + 1};
     assert_int_equal(col_mesh_build_with(&a, v, 10, idx, 5, &o, &m, NULL, 0), COL_ERR_INVALID_ARGUMENT);
     o.leaf_max = 0;

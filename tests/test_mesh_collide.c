@@ -193,6 +193,22 @@ static col_xform random_pose(double spread)
     return col_xform_from_transform(t);
 }
 
+/* A pose whose matrix is the rotation formula of a quaternion 1e-6 off unit length: not
+ * quite a rotation (a world-free caller may pass one), which the culling slacks must
+ * cover, since they are derived from the matrix as given. */
+static col_xform skewed_pose(double spread)
+{
+    col_xform x = random_pose(spread);
+    col_quat q = random_quat();
+    double f = 1 + 1e-6;
+    q.x *= f;
+    q.y *= f;
+    q.z *= f;
+    q.w *= f;
+    x.R = col_mat3_from_quat(q);
+    return x;
+}
+
 static const col_xform identity = {{{1, 0, 0, 0, 1, 0, 0, 0, 1}}, {0, 0, 0}};
 
 /* ---- brute force ---- */
@@ -266,7 +282,15 @@ static bool brute_mesh_convex(const col_mesh *m, const col_xform *xm, const col_
 
 typedef struct tally {
     long pairs, colliding, gaps_checked, touching;
+    double ratio_sum, ratio_min; /* gap / distance over the gaps checked (how tight; printed) */
 } tally;
+
+static void note_ratio(tally *t, double gap, double dmin)
+{
+    double q = dmin > 0 ? gap / dmin : 1;
+    t->ratio_sum += q;
+    if (t->gaps_checked == 0 || q < t->ratio_min) t->ratio_min = q;
+}
 
 static void check_gap(double gap, double dmin)
 {
@@ -312,6 +336,7 @@ static bool check_mm(const col_mesh *a, const col_xform *xa, const col_mesh *b, 
         if (want_gap) {
             check_gap(r.gap, dmin);
             check_gap(rs.gap, dmin);
+            note_ratio(t, r.gap, dmin);
             t->gaps_checked++;
         }
     }
@@ -339,6 +364,7 @@ static bool check_mc(const col_mesh *m, const col_xform *xm, const col_core *c, 
     t->colliding += truth;
     if (!truth && want_gap) {
         check_gap(r.gap, dmin);
+        note_ratio(t, r.gap, dmin);
         t->gaps_checked++;
     }
     return truth;
@@ -370,7 +396,7 @@ static void test_mesh_mesh_random(void **state)
     (void)state;
     rng_seed(0x6d6d72616e64ULL, "mesh_collide mesh-mesh");
     int runs = (int)(400 * test_scale());
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int run = 0; run < runs; run++) {
         double scale = run % 3 == 0 ? 1e-3 : (run % 3 == 1 ? 1.0 : 1e3);
         mesh_src sa, sb;
@@ -380,13 +406,14 @@ static void test_mesh_mesh_random(void **state)
         build(&sa, &a);
         build(&sb, &b);
         for (int k = 0; k < 5; k++) {
-            col_xform xa = random_pose(2 * scale), xb = random_pose(2 * scale);
+            col_xform xa = random_pose(2 * scale), xb = k == 4 ? skewed_pose(2 * scale) : random_pose(2 * scale);
+            if (k == 4) xa = skewed_pose(2 * scale);
             check_mm(&a, &xa, &b, &xb, k < 2, &t);
         }
         /* touching by construction: a one-triangle mesh at the identity pose with a vertex
          * on a world vertex of a (the identity maps local to world exactly), pointing away
          * from a's centre; and an exact copy of a world triangle of a */
-        col_xform xa = random_pose(2 * scale);
+        col_xform xa = run % 4 == 3 ? skewed_pose(2 * scale) : random_pose(2 * scale);
         int ka = (int)(rng_next() % (uint64_t)a.triangle_count);
         col_vec3 wa[3];
         world_tri(&a, &xa, ka, wa);
@@ -424,8 +451,9 @@ static void test_mesh_mesh_random(void **state)
         src_free(&sa);
         src_free(&sb);
     }
-    print_message("mesh-mesh: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked\n", t.pairs,
-                  t.colliding, t.touching, t.gaps_checked);
+    print_message("mesh-mesh: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked "
+                  "(gap / distance: mean %.3f, least %.3g)\n",
+                  t.pairs, t.colliding, t.touching, t.gaps_checked, t.ratio_sum / (double)t.gaps_checked, t.ratio_min);
     assert_true(t.colliding > t.pairs / 5 && t.colliding < t.pairs * 4 / 5);
 }
 
@@ -465,7 +493,7 @@ static void test_mesh_convex_random(void **state)
     (void)state;
     rng_seed(0x6d63726e64ULL, "mesh_collide mesh-convex");
     int runs = (int)(400 * test_scale());
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int run = 0; run < runs; run++) {
         double scale = run % 3 == 0 ? 1e-3 : (run % 3 == 1 ? 1.0 : 1e3);
         mesh_src sm;
@@ -475,12 +503,12 @@ static void test_mesh_convex_random(void **state)
         for (int k = 0; k < 6; k++) {
             piece p;
             random_piece(&p, scale * urange(0.2, 1.0));
-            col_xform xm = random_pose(scale), xc = random_pose(1.5 * scale);
-            check_mc(&m, &xm, &p.core, &xc, k < 3, &t);
+            col_xform xm = k == 5 ? skewed_pose(scale) : random_pose(scale), xc = random_pose(1.5 * scale);
+            check_mc(&m, &xm, &p.core, &xc, k < 3 || k == 5, &t);
         }
         /* touching by construction: a hull (at the identity) with a vertex on a world
          * vertex of the mesh, the rest beyond it away from the mesh's centre */
-        col_xform xm = random_pose(scale);
+        col_xform xm = run % 4 == 3 ? skewed_pose(scale) : random_pose(scale);
         col_vec3 w[3];
         world_tri(&m, &xm, (int)(rng_next() % (uint64_t)m.triangle_count), w);
         col_vec3 out = col_sub(w[0], xm.p);
@@ -529,8 +557,9 @@ static void test_mesh_convex_random(void **state)
         col_mesh_free(&g_alloc, &m);
         src_free(&sm);
     }
-    print_message("mesh-convex: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked\n",
-                  t.pairs, t.colliding, t.touching, t.gaps_checked);
+    print_message("mesh-convex: %ld pairs, %ld colliding, %ld touching by construction, %ld gaps checked "
+                  "(gap / distance: mean %.3f, least %.3g)\n",
+                  t.pairs, t.colliding, t.touching, t.gaps_checked, t.ratio_sum / (double)t.gaps_checked, t.ratio_min);
     assert_true(t.colliding > t.pairs / 5 && t.colliding < t.pairs * 4 / 5);
 }
 
@@ -551,7 +580,7 @@ static void test_flat_contacts(void **state)
     build(&s, &m);
     col_xform xm = identity;
     xm.p = col_v3(0.5, -0.25, 2);
-    tally t = {0, 0, 0, 0};
+    tally t = {0, 0, 0, 0, 0, 0};
     for (int run = 0; run < 200; run++) {
         double x = 0.5 + urange(-0.9, 0.9), y = -0.25 + urange(-0.9, 0.9);
         piece p;
@@ -682,6 +711,46 @@ static void test_cache(void **state)
     src_free(&sb);
 }
 
+/* A witness that moved to a neighbouring triangle (leaf order) is found without a
+ * traversal: a tiny triangle (and a tiny sphere) pierces one triangle of a flat patch
+ * whose cache names a triangle two places away. */
+static void test_witness_window(void **state)
+{
+    (void)state;
+    mesh_src s;
+    rng_seed(0x77696e646f77ULL, "mesh_collide witness window");
+    make_patch(&s, 8, 1.0);
+    for (int i = 0; i < s.nv; i++) s.v[i].z = 0;
+    col_mesh m;
+    build(&s, &m);
+    for (int k = 2; k < m.triangle_count - 2; k += 7) {
+        col_vec3 t[3];
+        col_mesh_triangle(&m, k, t);
+        col_vec3 c = col_scale(col_add(t[0], col_add(t[1], t[2])), 1.0 / 3);
+        col_vec3 tv[3] = {col_add(c, col_v3(0, 0, -1e-3)), col_add(c, col_v3(1e-3, 0, 1e-3)),
+                          col_add(c, col_v3(-1e-3, 1e-3, 1e-3))};
+        uint32_t ti[3] = {0, 1, 2};
+        mesh_src st = {tv, ti, 3, 1};
+        col_mesh tm;
+        build(&st, &tm);
+        col_mesh_cache cache = {k + 2, 0};
+        col_np_result r;
+        col_mesh_mesh_query(&m, &identity, &tm, &identity, &cache, &r);
+        assert_true(r.colliding);
+        assert_int_equal(r.iterations, 0);
+        assert_int_equal(cache.tri_a, k);
+        col_mesh_free(&g_alloc, &tm);
+        const col_core ball = {&c, 1, NULL, 1e-3};
+        cache.tri_a = k - 2;
+        col_mesh_convex_query(&m, &identity, &ball, &identity, &cache, &r);
+        assert_true(r.colliding);
+        assert_int_equal(r.iterations, 0);
+        assert_int_equal(cache.tri_a, k);
+    }
+    col_mesh_free(&g_alloc, &m);
+    src_free(&s);
+}
+
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
@@ -691,6 +760,7 @@ int main(void)
         cmocka_unit_test(test_flat_contacts),
         cmocka_unit_test(test_inside_closed_mesh),
         cmocka_unit_test(test_cache),
+        cmocka_unit_test(test_witness_window),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -41,7 +41,7 @@ typedef enum col_status {
     COL_ERR_CAPACITY,          /* more bodies or shapes than ids can address */
     COL_ERR_HULL_FAILED,       /* the hull builder (qhull) failed for another reason */
     COL_ERR_SAME_BODY,         /* a pair query given the same body twice */
-    COL_ERR_IO,                /* a file could not be created or written (record.h) */
+    COL_ERR_IO,                /* a file could not be opened, read, created or written (record.h, io.h) */
     COL_STATUS_COUNT
 } col_status;
 

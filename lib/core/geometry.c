@@ -333,6 +333,12 @@ static void mesh_finish(col_geometry *g)
     g->radius = m->radius * (1.0 + 4.0 * DBL_EPSILON);
     g->volume = 0.0;
     g->centroid = col_scale(col_add(m->aabb_min, m->aabb_max), 0.5);
+    /* The ball about the box's middle: a round mesh (a knot, a bumpy ball) turned any way
+     * keeps a box of it tighter than the box of its turned local box. Each |v - c| is
+     * computed with a relative error of a few units of rounding; 8 cover it. */
+    double r2 = 0.0;
+    for (int i = 0; i < m->vertex_count; i++) r2 = fmax(r2, col_len2(col_sub(m->vertices[i], g->centroid)));
+    g->mesh_ball = sqrt(r2) * (1.0 + 8.0 * DBL_EPSILON);
 }
 
 col_status col_geom_mesh(col_alloc *alloc, const col_vec3 *vertices, int nv, const uint32_t *indices, int nt,
@@ -434,14 +440,15 @@ void col_piece_box_at(const col_piece *p, const col_xform *xf, col_vec3 *min, co
     *max = col_v3(hi[0], hi[1], hi[2]);
 }
 
-/* A mesh's box at a pose from the eight corners of its local box: eight transforms a
- * frame however many vertices it has (a 50 000-triangle knot would otherwise cost
+/* A mesh's box at a pose from the eight corners of its local box and the ball about its
+ * centre: nine transforms a frame however many vertices it has (a 50 000-triangle knot would otherwise cost
  * 25 000). Each world vertex R v + p, as col_xform_point computes it, lies in the
  * transformed local box up to the rounding of that product and sum, which the slack
  * covers (3 products and 3 sums of magnitude at most |R||v| + |p|: far below 1e-12 of
  * it). */
-static void mesh_box_at(const col_mesh *m, const col_xform *xf, col_vec3 *min, col_vec3 *max)
+static void mesh_box_at(const col_geometry *g, const col_xform *xf, col_vec3 *min, col_vec3 *max)
 {
+    const col_mesh *m = &g->mesh;
     double lo[3], hi[3];
     for (int i = 0; i < 8; i++) {
         col_vec3 c = col_v3(i & 1 ? m->aabb_max.x : m->aabb_min.x, i & 2 ? m->aabb_max.y : m->aabb_min.y,
@@ -454,10 +461,17 @@ static void mesh_box_at(const col_mesh *m, const col_xform *xf, col_vec3 *min, c
         }
     }
     double size = col_max_abs(m->aabb_min) + col_max_abs(m->aabb_max);
+    /* Also within the ball of mesh_ball about the centre's image: |R (v - c)| is |v - c|
+     * up to R's departure from a rotation (about 1e-16 for a unit quaternion), and the
+     * two roundings of R x + p are covered by the same slack as the corners'. The box
+     * kept is the intersection of the two. */
+    col_vec3 wc = col_xform_point(xf, g->centroid);
+    const double c[3] = {wc.x, wc.y, wc.z};
+    double ball = g->mesh_ball * (1.0 + 1e-12);
     for (int a = 0; a < 3; a++) {
         double slack = 1e-12 * (fmax(fabs(lo[a]), fabs(hi[a])) + size) + DBL_MIN;
-        lo[a] -= slack;
-        hi[a] += slack;
+        lo[a] = fmax(lo[a], c[a] - ball) - slack;
+        hi[a] = fmin(hi[a], c[a] + ball) + slack;
     }
     *min = col_v3(lo[0], lo[1], lo[2]);
     *max = col_v3(hi[0], hi[1], hi[2]);
@@ -466,7 +480,7 @@ static void mesh_box_at(const col_mesh *m, const col_xform *xf, col_vec3 *min, c
 void col_geometry_box_at(const col_geometry *g, const col_xform *xf, col_vec3 *min, col_vec3 *max)
 {
     if (g->kind == COL_SHAPE_MESH) {
-        mesh_box_at(&g->mesh, xf, min, max);
+        mesh_box_at(g, xf, min, max);
         return;
     }
     if (g->kind == COL_SHAPE_HULL) { /* the common case, without the loop */

@@ -58,6 +58,7 @@ struct col_geometry {
     double volume;
     col_vec3 centroid;
     col_mesh mesh;             /* MESH only */
+    double mesh_ball;          /* MESH only: every vertex lies within this of centroid (rounded up) */
 };
 
 /* The core points of a piece (hull vertices, or its ends) and their count. */

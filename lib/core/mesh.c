@@ -409,11 +409,11 @@ col_status col_mesh_build_with(struct col_alloc *a, const col_vec3 *vertices, in
                                const col_mesh_build_options *opt, col_mesh *m, char *err, size_t errlen)
 {
     if (err != NULL && errlen > 0) err[0] = '\0';
+    if (m != NULL) memset(m, 0, sizeof *m);
     if (m == NULL || a == NULL) {
         mesh_error(err, errlen, "the %s is NULL", m == NULL ? "output mesh" : "allocator");
         return COL_ERR_INVALID_ARGUMENT;
     }
-    memset(m, 0, sizeof *m);
     col_mesh_build_options o = opt != NULL ? *opt : col_mesh_default_build_options();
     if (o.leaf_max < 1 || o.leaf_max > COL_MESH_LEAF_MAX) {
         mesh_error(err, errlen, "leaf size %d is outside 1 .. %d", o.leaf_max, COL_MESH_LEAF_MAX);
