@@ -49,17 +49,6 @@
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dmin(double a, double b) { return a < b ? a : b; }
 
-/* max |(A^T A - I)_ij| plus its rounding (entries of A at most 1 + small). */
-static double frame_defect(const double *m)
-{
-    double e = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double s = m[i] * m[j] + m[3 + i] * m[3 + j] + m[6 + i] * m[6 + j] - (i == j ? 1.0 : 0.0);
-            e = dmax(e, fabs(s));
-        }
-    return e + 8 * U_RND * (1 + e);
-}
 
 /* Eigenvectors of the symmetric 3x3 matrix c (row-major), by cyclic Jacobi rotations
  * (Golub & Van Loan, Matrix Computations, 8.5): the columns of v, in order of decreasing
@@ -186,7 +175,7 @@ static void fit_frame(const moments *mo, double A[9], double *e)
     const double F[9] = {a0.x, a1.x, a2.x, a0.y, a1.y, a2.y, a0.z, a1.z, a2.z};
     bool finite = true;
     for (int k = 0; k < 9; k++) finite = finite && isfinite(F[k]);
-    double d = finite ? frame_defect(F) : HUGE_VAL;
+    double d = finite ? col_frame_defect(F) : HUGE_VAL;
     if (!(d <= 1e-8)) {
         for (int k = 0; k < 9; k++) A[k] = k % 4 == 0 ? 1.0 : 0.0;
         *e = 0; /* the identity is exactly orthonormal */
