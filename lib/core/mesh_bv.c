@@ -10,7 +10,7 @@
  * triangles, the volumes being convex) lies in the real sets the stored doubles define,
  * whatever the rounding. The proof, for a node whose vertices have |v|_inf <= V:
  * - A (the stored matrix, columns a_k) is not exactly orthonormal. E = A^T A - I, and e
- *   bounds |E_ij| (frame_defect: the computed entries plus their rounding, as for a pose
+ *   bounds |E_ij| (col_frame_defect of mesh.h: the computed entries plus their rounding, as for a pose
  *   in narrowphase/mesh_collide.c); a frame with e > 1e-8 is replaced by the identity (e
  *   = 0). ||E||_2 <= ||E||_F <= 3e, so sigma_max(A) <= sqrt(1 + 3e) <= 1 + 2e.
  * - A vertex's frame coordinates are t = A^{-1} v (exact, real); we compute q =
@@ -250,34 +250,18 @@ static void fit_volumes(const col_vec3 *qs, int n, double delta, double e, col_m
     bv->r = next_up(rt * (1 + 2 * e) * (1 + 16 * U_RND));
 }
 
-/* The frame coordinates q = fl(A^T v) of the vertices of triangles [begin, end): into
- * out when it is given, else only their range [lo, hi]; *V: the largest |coordinate| of
- * the vertices. */
-static int node_points(const col_mesh *m, const col_mesh_bv *bv, col_vec3 *out, double lo[3], double hi[3],
-                       double *V)
+/* The frame coordinates q = fl(A^T v) of the vertices of triangles [begin, end) into
+ * out; returns their count, *V the largest |coordinate| of the vertices. */
+static int node_points(const col_mesh *m, const col_mesh_bv *bv, col_vec3 *out, double *V)
 {
     const col_mat3 *A = &bv->frame;
     const uint32_t *idx = m->tris + 3 * (size_t)bv->begin;
     const int n = 3 * (bv->end - bv->begin);
     double v_max = 0;
-    for (int k = 0; k < 3; k++) {
-        lo[k] = HUGE_VAL;
-        hi[k] = -HUGE_VAL;
-    }
     for (int k = 0; k < n; k++) {
         col_vec3 v = m->vertices[idx[k]];
         v_max = dmax(v_max, col_max_abs(v));
-        col_vec3 q = col_mat3_tmul(A, v);
-        if (out != NULL) {
-            out[k] = q;
-            continue;
-        }
-        lo[0] = dmin(lo[0], q.x);
-        hi[0] = dmax(hi[0], q.x);
-        lo[1] = dmin(lo[1], q.y);
-        hi[1] = dmax(hi[1], q.y);
-        lo[2] = dmin(lo[2], q.z);
-        hi[2] = dmax(hi[2], q.z);
+        out[k] = col_mat3_tmul(A, v);
     }
     *V = v_max;
     return n;
@@ -312,9 +296,9 @@ col_status col_mesh_fit_bvs(struct col_alloc *a, col_mesh *m)
             bv->end = m->bvs[nd->child + 1].end;
             join_moments(&mo[nd->child], &mo[nd->child + 1], &mo[i]);
         }
-        double e, V, lo[3], hi[3];
+        double e, V;
         fit_frame(&mo[i], bv->frame.m, &e);
-        int n = node_points(m, bv, pts, lo, hi, &V);
+        int n = node_points(m, bv, pts, &V);
         fit_volumes(pts, n, 8 * (U_RND + e) * V, e, bv); /* delta: the header comment's */
         emax = dmax(emax, e);
     }
