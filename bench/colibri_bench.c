@@ -6,7 +6,8 @@
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
  *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE] [--csv FILE]
- *                 [--static still|none]
+ *                 [--static still|none] [--ccd] [--dump-toi FILE] [--rays N]
+ *                 [--dump-rays FILE]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -20,6 +21,12 @@
  * --brute: per frame, col_query_overlap on every pair i < j with the same poses; no broad
  * phase and no world update: the all-pairs reference the normal run must agree with (for
  * any pair of shape kinds: the query takes the world's shape ids).
+ * --ccd: continuous mode (docs/scenes.md, "Continuous mode"): every body is continuous
+ * (col_body_def.continuous) and frame f >= 1 reports the pairs that touched at some instant
+ * from frame f-1 to f (col_pair_events.continuous, plus the still pairs at s = 0); frame 0
+ * reports the discrete pairs. With --brute: col_toi on every pair i < j instead.
+ * --dump-toi FILE: with --ccd, 'f i j s' per reported pair (s with %.17g) in the pair dump's
+ * order.
  * --csv FILE: one row per frame (frame, ms, pairs, narrow_calls) after a header row.
  * A run longer than a few seconds says on stderr, at most every 2 s, which frame it is at
  * and about how long it has left (frame_log.h); stdout carries only the report line.
@@ -44,6 +51,7 @@
 
 #include "colibri/colibri.h"
 #include "lib/core/thread_pool.h"
+#include "bench_rays.h"
 #include "frame_log.h"
 #include "scene.h"
 
@@ -59,6 +67,8 @@ typedef struct options {
     const char *scene_path;
     const char *backend_name; /* NULL: default */
     const char *dump_path;    /* NULL: no dump */
+    const char *toi_path;     /* --dump-toi: NULL: none */
+    bool ccd;                 /* --ccd: continuous mode */
     const char *record_path;  /* --record: col_recorder file (docs/record.md); NULL: none */
     const char *csv_path;     /* --csv: NULL: no CSV */
     const char *name;         /* NULL: from the scene file name */
@@ -72,10 +82,13 @@ typedef struct options {
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
     bool declared_speeds;     /* --declared-speeds: bodies declare the scene's |v| and |w| */
     bool no_static;           /* --static none: still bodies are moving bodies like the others */
+    int rays;                 /* --rays N: N rays cast after each frame (bench_rays.h); 0: none */
+    const char *rays_dump;    /* --dump-rays FILE: 'f k body t' per ray; NULL: none */
 } options;
 
 typedef struct scene_pair {
     uint32_t i, j; /* scene body indices, i < j */
+    double s;      /* --ccd: the first instant of contact in the frame's interval (else 0) */
 } scene_pair;
 
 typedef struct pair_vec {
@@ -95,6 +108,10 @@ typedef struct results {
     int stalls;              /* col_counters.worker_stalls after the run */
     const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
     const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
+    double *rays_ms;         /* --rays: per frame, the casts (the tree's sync included) */
+    double *rays_sync_ms;    /* --rays: per frame, the query tree's sync alone */
+    double *rays_cpu_ms;     /* --rays: per frame, the thread's CPU time of sync and casts */
+    int rays;
 } results;
 
 static void usage(FILE *out)
@@ -103,7 +120,8 @@ static void usage(FILE *out)
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME] [--record FILE]\n"
-            "                     [--static still|none]\n"
+            "                     [--static still|none] [--ccd] [--dump-toi FILE] [--rays N]\n"
+            "                     [--dump-rays FILE]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -122,6 +140,11 @@ static void usage(FILE *out)
             "  --declared-speeds bodies declare the scene's |v| and |w| as top speeds (per update)\n"
             "  --static S       'still' (default): a body with v = w = 0 is a static body, never\n"
             "                   moved; 'none': it is a moving body whose pose is set every frame\n"
+            "  --ccd            continuous mode: frame f >= 1 reports the pairs that touched at some\n"
+            "                   instant from frame f-1 to f (docs/scenes.md, \"Continuous mode\")\n"
+            "  --dump-toi F     with --ccd: write 'f i j s' per reported pair to F\n"
+            "  --rays N         cast N rays after each frame (docs/scenes.md, \"Ray mode\"), timed apart\n"
+            "  --dump-rays F    write 'f k body t' per ray to F\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n"
             "Prints one report line on stdout (key=value; docs/bench.md, \"Output\"). A run longer\n"
@@ -178,6 +201,10 @@ static int parse_options(int argc, char **argv, options *o)
             o->list_backends = true;
             continue;
         }
+        if (strcmp(a, "--ccd") == 0) {
+            o->ccd = true;
+            continue;
+        }
         if (strcmp(a, "--declared-speeds") == 0) {
             o->declared_speeds = true;
             continue;
@@ -185,7 +212,7 @@ static int parse_options(int argc, char **argv, options *o)
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
                                              "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
-                                             "--record", "--csv", "--static"};
+                                             "--record", "--csv", "--static", "--dump-toi", "--rays", "--dump-rays"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -263,10 +290,34 @@ static int parse_options(int argc, char **argv, options *o)
             }
             o->no_static = strcmp(value, "none") == 0;
             break;
+        case 11:
+            o->toi_path = value;
+            break;
+        case 12:
+            if (!parse_count(value, 1, &o->rays)) {
+                fprintf(stderr, PROG ": --rays wants an integer >= 1, not '%s'\n", value);
+                return 2;
+            }
+            break;
+        case 13:
+            o->rays_dump = value;
+            break;
         default:
             o->name = value;
             break;
         }
+    }
+    if (o->toi_path && !o->ccd) {
+        fprintf(stderr, PROG ": --dump-toi needs --ccd\n");
+        return 2;
+    }
+    if (o->brute && (o->rays > 0 || o->rays_dump)) {
+        fprintf(stderr, PROG ": --rays casts into a world: it does not go with --brute\n");
+        return 2;
+    }
+    if (o->rays_dump && o->rays == 0) {
+        fprintf(stderr, PROG ": --dump-rays needs --rays N\n");
+        return 2;
     }
     if (o->brute && o->record_path) {
         fprintf(stderr, PROG ": --record records a world: it does not go with --brute\n");
@@ -368,8 +419,14 @@ static uint64_t fold_frame(uint64_t h, int f, const pair_vec *pv)
     return h;
 }
 
-static bool dump_frame(FILE *dump, int f, const pair_vec *pv)
+static bool dump_frame(FILE *dump, FILE *toi, int f, const pair_vec *pv)
 {
+    for (size_t t = 0; toi && t < pv->n; t++)
+        fprintf(toi, "%d %u %u %.17g\n", f, (unsigned)pv->v[t].i, (unsigned)pv->v[t].j, pv->v[t].s);
+    if (toi && ferror(toi)) {
+        fprintf(stderr, PROG ": writing the time-of-impact dump failed: %s\n", strerror(errno));
+        return false;
+    }
     if (!dump)
         return true;
     for (size_t t = 0; t < pv->n; t++)
@@ -522,11 +579,12 @@ static bool still_pairs(const bench_scene *sc, col_world *world, const col_shape
             } else if (hit && (ok = pairs_reserve(out, out->n + 1))) {
                 out->v[out->n].i = (uint32_t)i;
                 out->v[out->n].j = (uint32_t)j;
+                out->v[out->n].s = 0.0; /* still: touching at every instant */
                 out->n++;
             }
         }
     free(sb);
-    if (ok)
+    if (ok && out->n > 1) /* out->v is NULL while no still pair touches: qsort wants a pointer */
         qsort(out->v, out->n, sizeof *out->v, pair_cmp);
     return ok;
 }
@@ -547,10 +605,11 @@ static bool merge_pairs(const pair_vec *a, const pair_vec *b, pair_vec *out)
 /* Normal run: bodies in a world, one col_world_update per frame. */
 static bool run_world(const bench_scene *sc, const options *o, col_world *world,
                       const col_shape_id *shape_ids, col_backend backend, int64_t t_setup, FILE *dump,
-                      frame_log *log, results *res)
+                      FILE *toi, FILE *rays_dump, frame_log *log, results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
+    long box_only = 0; /* --ccd: pairs with a mesh answered by swept boxes only */
     size_t cap = n > 0 ? (size_t)n : 1;
     col_body_id *ids = calloc(cap, sizeof *ids);
     col_body_id *moving_ids = calloc(cap, sizeof *moving_ids);
@@ -571,6 +630,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         bd.pose = bench_scene_pose(sc, b, 0);
         still[b] = !o->no_static && body_still(&sc->bodies[b]);
         bd.is_static = still[b];
+        bd.continuous = o->ccd;
         if (o->declared_speeds && !still[b]) {
             const double *v = sc->bodies[b].v, *w = sc->bodies[b].w;
             bd.max_linear_speed = sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
@@ -641,11 +701,15 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
                     ev.pair_count);
             goto done;
         }
-        if (!pairs_reserve(&pv, (size_t)ev.pair_count))
+        /* --ccd: from frame 1 on, the pairs that touched since the last frame */
+        bool cont = o->ccd && f > 0;
+        int count = cont ? ev.continuous_count : ev.pair_count;
+        if (!pairs_reserve(&pv, (size_t)count))
             goto done;
         pv.n = 0;
-        for (int t = 0; t < ev.pair_count; t++) {
-            uint32_t a = ev.pairs[t].a.index1, b = ev.pairs[t].b.index1;
+        for (int t = 0; t < count; t++) {
+            const col_pair *p = cont ? &ev.continuous[t].pair : &ev.pairs[t];
+            uint32_t a = p->a.index1, b = p->b.index1;
             uint32_t i = a <= max_index1 ? scene_of[a] : UNMAPPED;
             uint32_t j = b <= max_index1 ? scene_of[b] : UNMAPPED;
             if (i == UNMAPPED || j == UNMAPPED || i == j) {
@@ -656,6 +720,8 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             }
             pv.v[pv.n].i = i < j ? i : j;
             pv.v[pv.n].j = i < j ? j : i;
+            pv.v[pv.n].s = cont ? ev.continuous[t].s : 0.0;
+            box_only += cont && ev.continuous[t].swept_box_only;
             pv.n++;
         }
         if (!monotone)
@@ -678,7 +744,11 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             goto done;
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
-        if (!dump_frame(dump, f, frame_pairs) ||
+        if (o->rays > 0 && !bench_rays_frame(world, sc->room, f, o->rays, scene_of, max_index1, rays_dump,
+                                             &res->rays_sync_ms[f], &res->rays_ms[f], &res->rays_cpu_ms[f]))
+            goto done;
+        if (o->rays > 0) res->rays_ms[f] += res->rays_sync_ms[f];
+        if (!dump_frame(dump, toi, f, frame_pairs) ||
             !frame_log_frame(log, f, res->frame_ms[f], frame_pairs->n, (unsigned long long)c.narrow_calls, now_ns()))
             goto done;
         if (rec && (st = col_recorder_frame(rec)) != COL_OK) {
@@ -687,6 +757,9 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         }
     }
     ok = true;
+    if (box_only > 0)
+        fprintf(stderr, PROG ": --ccd: %ld reported pairs with a mesh were decided by swept boxes only "
+                        "(no time of impact for meshes yet: docs/ccd.md)\n", box_only);
 done:
     if (rec && col_recorder_close(rec) != COL_OK && ok) {
         col_failed(world, COL_ERR_IO, "col_recorder_close");
@@ -705,15 +778,42 @@ done:
 
 /* --brute: no broad phase, no world update; every pair i < j through col_query_overlap with
  * the same poses, so its pairs are the reference for the normal run. */
-static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_id *shape_ids,
-                      col_backend backend, int64_t t_setup, FILE *dump, frame_log *log, results *res)
+/* One pair of --brute: the overlap at frame f, or with --ccd from frame 1 on the time of
+ * impact from frame f-1 to f. */
+static bool brute_pair(col_world *world, const col_shape_id *shape_of, const col_transform *prev,
+                       const col_transform *pose, int i, int j, int f, bool ccd, col_backend backend, bool *hit,
+                       double *s)
+{
+    col_status st;
+    *s = 0.0;
+    if (ccd && f > 0) {
+        col_toi_input in = {shape_of[i], shape_of[j], prev[i], pose[i], prev[j], pose[j]};
+        col_toi_output out;
+        st = col_toi(world, &in, &out);
+        *hit = out.hit;
+        *s = out.s;
+    } else {
+        st = col_query_overlap(world, shape_of[i], pose[i], shape_of[j], pose[j], backend, hit);
+    }
+    if (st == COL_OK)
+        return true;
+    char what[80];
+    snprintf(what, sizeof what, "%s (bodies %d, %d, frame %d)", ccd && f > 0 ? "col_toi" : "col_query_overlap", i,
+             j, f);
+    return col_failed(world, st, what);
+}
+
+static bool run_brute(const bench_scene *sc, const options *o, col_world *world, const col_shape_id *shape_ids,
+                      col_backend backend, int64_t t_setup, FILE *dump, FILE *toi, frame_log *log,
+                      results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
     col_transform *pose = malloc((n > 0 ? (size_t)n : 1) * sizeof *pose);
+    col_transform *prev = malloc((n > 0 ? (size_t)n : 1) * sizeof *prev);
     col_shape_id *shape_of = malloc((n > 0 ? (size_t)n : 1) * sizeof *shape_of);
     pair_vec pv = {0};
-    if (!pose || !shape_of) {
+    if (!pose || !prev || !shape_of) {
         fprintf(stderr, PROG ": out of memory for %d bodies\n", n);
         goto done;
     }
@@ -723,8 +823,10 @@ static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_i
 
     for (int f = 0; f < res->frames; f++) {
         int64_t t0 = now_ns();
-        for (int b = 0; b < n; b++)
+        for (int b = 0; b < n; b++) {
+            prev[b] = f > 0 ? pose[b] : bench_scene_pose(sc, b, f);
             pose[b] = bench_scene_pose(sc, b, f);
+        }
         pv.n = 0;
         const double all = (double)n * (double)(n - 1) / 2;
         for (int i = 0; i < n; i++) {
@@ -733,20 +835,15 @@ static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_i
             frame_log_within(log, f, ((double)i * (n - 1) - (double)i * (i - 1) / 2) / all, now_ns());
             for (int j = i + 1; j < n; j++) {
                 bool hit = false;
-                col_status st = col_query_overlap(world, shape_of[i], pose[i], shape_of[j],
-                                                  pose[j], backend, &hit);
-                if (st != COL_OK) {
-                    char what[80];
-                    snprintf(what, sizeof what, "col_query_overlap (bodies %d, %d, frame %d)",
-                             i, j, f);
-                    col_failed(world, st, what);
+                double s = 0.0;
+                if (!brute_pair(world, shape_of, prev, pose, i, j, f, o->ccd, backend, &hit, &s))
                     goto done;
-                }
                 if (hit) {
                     if (!pairs_reserve(&pv, pv.n + 1))
                         goto done;
                     pv.v[pv.n].i = (uint32_t)i;
                     pv.v[pv.n].j = (uint32_t)j;
+                    pv.v[pv.n].s = s;
                     pv.n++;
                 }
             }
@@ -758,13 +855,14 @@ static bool run_brute(const bench_scene *sc, col_world *world, const col_shape_i
 
         unsigned long long calls = (unsigned long long)n * (unsigned long long)(n > 0 ? n - 1 : 0) / 2;
         res->narrow_calls += calls;
-        if (!dump_frame(dump, f, &pv) || !frame_log_frame(log, f, res->frame_ms[f], pv.n, calls, now_ns()))
+        if (!dump_frame(dump, toi, f, &pv) || !frame_log_frame(log, f, res->frame_ms[f], pv.n, calls, now_ns()))
             goto done;
     }
     ok = true;
 done:
     free(pv.v);
     free(shape_of);
+    free(prev);
     free(pose);
     return ok;
 }
@@ -802,13 +900,34 @@ static bool print_report(const char *scene_name, const char *engine, const char 
         total_ms += res->frame_ms[f];
     }
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
+    double rays_med = 0.0, sync_med = 0.0, cpu_med = 0.0;
+    if (res->rays > 0) {
+        double *r = malloc((size_t)res->frames * 3 * sizeof *r);
+        if (!r) {
+            free(sorted);
+            fprintf(stderr, PROG ": out of memory\n");
+            return false;
+        }
+        int F = res->frames;
+        for (int f = 0; f < F; f++)
+            r[f] = res->rays_ms[f], r[F + f] = res->rays_sync_ms[f], r[2 * F + f] = res->rays_cpu_ms[f];
+        for (int k = 0; k < 3; k++) qsort(r + k * F, (size_t)F, sizeof *r, dbl_cmp);
+        rays_med = percentile(r, F, 0.5);
+        sync_med = percentile(r + F, F, 0.5);
+        cpu_med = percentile(r + 2 * F, F, 0.5);
+        free(r);
+    }
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d\n",
+           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
            res->speeds, res->stalls);
+    if (res->rays > 0)
+        printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f rays_cpu_ms_median=%.4f", res->rays, rays_med,
+               sync_med, cpu_med);
+    printf("\n");
     free(sorted);
     return fflush(stdout) == 0;
 }
@@ -870,7 +989,7 @@ int main(int argc, char **argv)
 
     rc = 1;
     col_world *world = NULL;
-    FILE *dump = NULL;
+    FILE *dump = NULL, *toi = NULL, *rays_dump = NULL;
     frame_log log = {0};
     results res = {0};
     res.hash = FNV_OFFSET;
@@ -885,10 +1004,35 @@ int main(int argc, char **argv)
         fprintf(stderr, PROG ": out of memory\n");
         goto done;
     }
+    res.rays = o.rays;
+    if (o.rays > 0) {
+        res.rays_ms = calloc((size_t)res.frames, sizeof *res.rays_ms);
+        res.rays_sync_ms = calloc((size_t)res.frames, sizeof *res.rays_sync_ms);
+        res.rays_cpu_ms = calloc((size_t)res.frames, sizeof *res.rays_cpu_ms);
+        if (!res.rays_ms || !res.rays_sync_ms || !res.rays_cpu_ms) {
+            fprintf(stderr, PROG ": out of memory\n");
+            goto done;
+        }
+    }
+    if (o.rays_dump) {
+        rays_dump = fopen(o.rays_dump, "w");
+        if (!rays_dump) {
+            fprintf(stderr, PROG ": cannot write '%s': %s\n", o.rays_dump, strerror(errno));
+            goto done;
+        }
+    }
     if (o.dump_path) {
         dump = fopen(o.dump_path, "w");
         if (!dump) {
             fprintf(stderr, PROG ": cannot write '%s': %s\n", o.dump_path, strerror(errno));
+            goto done;
+        }
+    }
+
+    if (o.toi_path) {
+        toi = fopen(o.toi_path, "w");
+        if (!toi) {
+            fprintf(stderr, PROG ": cannot write '%s': %s\n", o.toi_path, strerror(errno));
             goto done;
         }
     }
@@ -903,18 +1047,34 @@ int main(int argc, char **argv)
         res.workers = c0.workers;
     if (!frame_log_open(&log, o.csv_path, res.frames, now_ns()))
         goto done;
-    bool ran = o.brute ? run_brute(&sc, world, shape_ids, backend, t_setup, dump, &log, &res)
-                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, &log, &res);
+    bool ran = o.brute ? run_brute(&sc, &o, world, shape_ids, backend, t_setup, dump, toi, &log, &res)
+                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, toi, rays_dump, &log, &res);
     bool logged = frame_log_close(&log);
     if (!ran || !logged)
         goto done;
     if (col_world_get_counters(world, &c0) == COL_OK)
         res.stalls = c0.worker_stalls;
+    if (rays_dump) {
+        int bad = fclose(rays_dump);
+        rays_dump = NULL;
+        if (bad) {
+            fprintf(stderr, PROG ": writing '%s' failed: %s\n", o.rays_dump, strerror(errno));
+            goto done;
+        }
+    }
     if (dump) {
         int bad = fclose(dump);
         dump = NULL;
         if (bad) {
             fprintf(stderr, PROG ": writing '%s' failed: %s\n", o.dump_path, strerror(errno));
+            goto done;
+        }
+    }
+    if (toi) {
+        int bad = fclose(toi);
+        toi = NULL;
+        if (bad) {
+            fprintf(stderr, PROG ": writing '%s' failed: %s\n", o.toi_path, strerror(errno));
             goto done;
         }
     }
@@ -933,7 +1093,14 @@ done:
     frame_log_close(&log);
     if (dump)
         fclose(dump);
+    if (toi)
+        fclose(toi);
+    if (rays_dump)
+        fclose(rays_dump);
     col_world_destroy(world);
+    free(res.rays_ms);
+    free(res.rays_sync_ms);
+    free(res.rays_cpu_ms);
     free(shape_ids);
     free(res.frame_ms);
     bench_scene_free(&sc);

@@ -109,6 +109,8 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     b->pose = pose;
     b->xf = col_xform_from_transform(pose);
     b->prev_xf = b->xf;
+    b->upd_pose = b->prev_pose = pose;
+    b->continuous = def->continuous ? 1 : 0;
     b->user_data = def->user_data;
     b->shape = shape;
     b->group = def->filter_group;
@@ -131,6 +133,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     }
     world->shapes[shape].body_count++;
     if (b->is_static) world->static_count++;
+    if (b->continuous) world->continuous_count++;
     /* In the dirty list so its pose counts as changed at the next update. */
     col_world_mark_dirty(world, (uint32_t)slot);
     *out = col_world_body_id(world, (uint32_t)slot);
@@ -148,6 +151,7 @@ col_status col_body_destroy(col_world *world, col_body_id body)
     col_sap_remove(world->sap, slot);
     world->shapes[b->shape].body_count--;
     if (b->is_static) world->static_count--;
+    if (b->continuous) world->continuous_count--;
     if (b->disabled_count > 0) col_pair_filter_forget_body(world, slot);
     /* The dirty list may still name the slot; the update skips slots that are not live. */
     b->dirty = 0;

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "broadphase/sap.h"
+#include "lib/continuous.h"
 #include "lib/interframe.h"
 #include "lib/schedule.h"
 #include "lib/shape_pair.h"
@@ -118,8 +119,10 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         col_body_rec *b = &w->bodies[s];
         if (b->moved_frame != f->frame) { /* not on a retried update */
             b->prev_xf = b->xf;
+            b->prev_pose = b->upd_pose;
             b->motion_bound_prev = b->motion_bound;
         }
+        b->upd_pose = b->pose;
         b->xf = col_xform_from_transform(b->pose);
         b->moved_frame = f->frame;
         /* The motion since the last update against the bound the body was armed with: a
@@ -330,6 +333,8 @@ static col_status reserve_frame(col_world *w, int nrec, frame_scratch *fs)
     fs->keys = col_arena_take(&w->frame_arena, sizes[3]);
     if (w->def.report_interframe && col_interframe_prepare(w) != COL_OK)
         return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for inter-frame pairs");
+    if (col_continuous_prepare(w) != COL_OK)
+        return col_world_fail(w, COL_ERR_OUT_OF_MEMORY, "col_world_update: out of memory for continuous pairs");
     return COL_OK;
 }
 
@@ -400,6 +405,7 @@ static void publish(col_world *w, uint64_t *keys, int nout, int nrec, int bits)
     out->count = nout;
     col_results_publish(&w->results);
     if (w->def.report_interframe) col_interframe_finish(w); /* needs the new list */
+    col_continuous_finish(w);                                /* needs both lists */
 }
 
 /* The frame is done: moves are consumed, ids of bodies removed during it may be reused. */

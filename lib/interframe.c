@@ -174,27 +174,6 @@ col_status col_interframe_prepare(col_world *w)
     return COL_OK;
 }
 
-/* Is (a, b) in a sorted pair list? With gen, the generations must match too (the list
- * of the previous update may name removed bodies). */
-static bool if_in_list(const col_pair *list, int n, col_body_id a, col_body_id b, bool gen)
-{
-    int lo = 0, hi = n - 1;
-    while (lo <= hi) {
-        int mid = lo + (hi - lo) / 2;
-        const col_pair *q = &list[mid];
-        int c = q->a.index1 != a.index1 ? (q->a.index1 < a.index1 ? -1 : 1)
-                : q->b.index1 != b.index1 ? (q->b.index1 < b.index1 ? -1 : 1)
-                                          : 0;
-        if (c == 0)
-            return !gen || (q->a.generation == a.generation && q->b.generation == b.generation);
-        if (c < 0)
-            lo = mid + 1;
-        else
-            hi = mid - 1;
-    }
-    return false;
-}
-
 typedef struct if_ctx {
     const col_world *w;
     col_interframe_state *st;
@@ -214,7 +193,7 @@ static void if_range(int begin, int end, int worker_index, void *ctx)
         uint32_t sa = st->cand.data[i].a, sb = st->cand.data[i].b;
         col_body_id ia = col_world_body_id(w, sa), ib = col_world_body_id(w, sb);
         uint8_t hit = 1;
-        if (!if_in_list(now, nnow, ia, ib, false) && !if_in_list(before, nbefore, ia, ib, true)) {
+        if (!col_pair_list_contains(now, nnow, ia, ib, false) && !col_pair_list_contains(before, nbefore, ia, ib, true)) {
             const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
             const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
             /* Round kinds and compounds: the swept boxes' answer, conservative (query.h). */

@@ -52,3 +52,21 @@ void col_results_destroy(col_results *r, col_alloc *a)
     col_pair_array_free(a, &r->ended);
     r->cur = 0;
 }
+
+bool col_pair_list_contains(const col_pair *list, int n, col_body_id a, col_body_id b, bool gen)
+{
+    int lo = 0, hi = n - 1;
+    while (lo <= hi) {
+        int mid = lo + (hi - lo) / 2;
+        const col_pair *q = &list[mid];
+        int c = q->a.index1 != a.index1 ? (q->a.index1 < a.index1 ? -1 : 1)
+                : q->b.index1 != b.index1 ? (q->b.index1 < b.index1 ? -1 : 1)
+                                          : 0;
+        if (c == 0) return !gen || (q->a.generation == a.generation && q->b.generation == b.generation);
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid - 1;
+    }
+    return false;
+}

@@ -32,4 +32,8 @@ static inline const col_pair_array *col_results_previous(const col_results *r) {
 
 void col_results_destroy(col_results *r, col_alloc *a);
 
+/* Is (a, b) in a list sorted like the results (binary search on index1)? With gen, the
+ * generations must match too (the previous update's list may name removed bodies). */
+bool col_pair_list_contains(const col_pair *list, int n, col_body_id a, col_body_id b, bool gen);
+
 #endif

@@ -10,7 +10,9 @@
 #include <time.h>
 
 #include "broadphase/sap.h"
+#include "lib/continuous.h"
 #include "lib/interframe.h"
+#include "lib/query_tree.h"
 #include "narrowphase/mesh_collide.h"
 #include "lib/core/fnv.h"
 #include "lib/geometry_data.h"
@@ -157,6 +159,8 @@ void col_world_destroy(col_world *world)
     col_sleep_wheel_destroy(&w->sleep_queue, &w->alloc);
     col_pair_filter_destroy(&w->disabled, &w->alloc);
     col_interframe_destroy(w);
+    col_continuous_destroy(w);
+    col_world_query_destroy(w);
     col_results_destroy(&w->results, &w->alloc);
     col_arena_free(&w->alloc, &w->frame_arena);
     col_pose_batch_destroy(&w->poses, &w->alloc);
@@ -177,6 +181,7 @@ col_pair_events col_world_get_pair_events(const col_world *world)
     ev.ended = r->ended.data;
     ev.ended_count = r->ended.count;
     col_interframe_events(world, &ev.interframe, &ev.interframe_count);
+    col_continuous_events(world, &ev.continuous, &ev.continuous_count);
     return ev;
 }
 
@@ -342,6 +347,7 @@ uint64_t col_world_hash(const col_world *world)
         h = col_fnv1a(h, &r->group, sizeof r->group);
         h = col_fnv1a(h, &r->mask, sizeof r->mask);
         h = col_fnv1a(h, &r->is_static, sizeof r->is_static);
+        h = col_fnv1a(h, &r->continuous, sizeof r->continuous);
         h = col_fnv1a(h, &r->max_linear_speed, sizeof r->max_linear_speed);
         h = col_fnv1a(h, &r->max_angular_speed, sizeof r->max_angular_speed);
         h = col_fnv1a(h, &r->disabled_count, sizeof r->disabled_count);

@@ -50,6 +50,8 @@ typedef struct col_body_rec {
     col_transform pose;   /* as set, quaternion normalised */
     col_xform xf;         /* rotation matrix and position of pose, refreshed at update */
     col_xform prev_xf;    /* xf before the update numbered moved_frame */
+    col_transform upd_pose, prev_pose; /* the poses of xf and prev_xf as set (the quaternions
+                                          the continuous mode interpolates: lib/continuous.c) */
     uint64_t moved_frame; /* the update that last changed xf (0: never moved) */
     /* time-to-collision schedule (lib/schedule.h): the per-frame motion bound the body is
      * armed with, the one it had before the update numbered moved_frame, and the last
@@ -66,6 +68,7 @@ typedef struct col_body_rec {
     uint32_t shape;       /* shape slot */
     uint32_t group, mask;
     uint8_t is_static;
+    uint8_t continuous;   /* col_body_def.continuous */
     uint8_t dirty;        /* in the dirty list: pose set since the last update */
     int disabled_count;   /* entries of this body in the disabled-pair list */
 } col_body_rec;
@@ -104,6 +107,7 @@ struct col_world {
     int body_cap;         /* size of bodies[] and dirty_list[] */
     int dirty_count;
     int static_count;
+    int continuous_count; /* live bodies with the continuous flag */
 
     struct col_sap *sap;
     col_sleep_wheel sleep_queue; /* sleeping pairs' cache slots keyed by wake frame (frame.c) */
@@ -125,6 +129,13 @@ struct col_world {
     uint64_t frame;       /* updates completed */
     col_counters counters;
     struct col_interframe_state *interframe; /* lib/interframe.c; NULL until first used */
+    struct col_continuous_state *continuous; /* lib/continuous.c; NULL until first used */
+    /* The world queries' tree (lib/query_tree.h): NULL until the first query; written only
+     * under query_lock, and query_synced (frame + 1 of its last sync, 0: never) tells
+     * readers it is up to date. Query state, not world state: not in the hash. */
+    struct col_query_tree *query_tree;
+    atomic_flag query_lock;
+    _Atomic uint64_t query_synced;
     col_narrow_observer_fn *narrow_observer; /* lib/observe.h; NULL: none */
     void *narrow_observer_ctx;
     char last_error[256];

@@ -870,19 +870,23 @@ static void core_edge(const col_core *c, int k, int *i, int *j)
             }
 }
 
-/* Penetration along u: how far b must move along u for the cores to touch. */
+/* Penetration along u: how far b must move along u for the cores to touch. The
+ * projections go through the local frames (u turned by R^T, plus u.p): three products a
+ * point instead of a world transform, which matters in the many-axis scan below; the
+ * answer is a best-effort direction, not a certificate. */
 static double depth_along(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb, col_vec3 u)
 {
     double hi = -INFINITY, lo = INFINITY;
+    col_vec3 ua = col_mat3_tmul(&xa->R, u), ub = col_mat3_tmul(&xb->R, u);
     for (int i = 0; i < a->count; i++) {
-        double t = col_dot(u, wpt(a, xa, i));
+        double t = col_dot(ua, a->points[i]);
         hi = t > hi ? t : hi;
     }
     for (int i = 0; i < b->count; i++) {
-        double t = col_dot(u, wpt(b, xb, i));
+        double t = col_dot(ub, b->points[i]);
         lo = t < lo ? t : lo;
     }
-    return hi - lo;
+    return (hi + col_dot(u, xa->p)) - (lo + col_dot(u, xb->p));
 }
 
 static void try_axis(const col_core *a, const col_xform *xa, const col_core *b, const col_xform *xb, col_vec3 u,

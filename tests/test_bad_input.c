@@ -242,7 +242,7 @@ static bool takes_mutable_world(const char *call)
         "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
         "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
         "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",  "col_recorder_open",
-        "col_recorder_frame",     "col_shape_create_mesh",
+        "col_recorder_frame",     "col_shape_create_mesh",   "col_world_prepare_queries",
     };
     size_t n = strcspn(call, "( ");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -3643,6 +3643,221 @@ static void recorder_close_null(fx *f)
     EXPECT_NOWORLD(f, COL_OK, col_recorder_close(NULL));
 }
 
+/* ---- the world queries (worldquery.h) ---- */
+
+/* Every world query with the vector argument k (0 origin, 1 translation, 2 box lo, 3 box
+ * hi, 4 the shape's pose position) component c set to v must answer want. */
+static void wq_refuse_vector(fx *f, double v, col_status want, col_status want_quat)
+{
+    col_ray_hit hit, hits[4];
+    bool found = true;
+    int n = 7;
+    col_body_id ids[4];
+    for (int c = 0; c < 3; c++) {
+        col_vec3 bad = col_vec3_make(0, 0, 0), one = col_vec3_make(1, 0, 0);
+        double *b = c == 0 ? &bad.x : c == 1 ? &bad.y : &bad.z;
+        *b = v;
+        EXPECT(f, want, col_world_cast_ray(f->w, bad, one, NULL, &hit, &found));
+        HOLDS(f, !found && hit.fraction == 0.0);
+        EXPECT(f, want, col_world_cast_ray(f->w, one, bad, NULL, &hit, &found));
+        EXPECT(f, want, col_world_cast_ray_any(f->w, bad, one, NULL, &hit, &found));
+        EXPECT(f, want, col_world_cast_ray_any(f->w, one, bad, NULL, &hit, &found));
+        EXPECT(f, want, col_world_cast_ray_all(f->w, bad, one, NULL, hits, 4, &n));
+        HOLDS(f, n == 0);
+        EXPECT(f, want, col_world_cast_ray_all(f->w, one, bad, NULL, hits, 4, &n));
+        col_vec3 lo = col_vec3_make(-1, -1, -1), hi = col_vec3_make(1, 1, 1);
+        double *l = c == 0 ? &lo.x : c == 1 ? &lo.y : &lo.z, *h = c == 0 ? &hi.x : c == 1 ? &hi.y : &hi.z;
+        double keep = *l;
+        *l = v;
+        EXPECT(f, want, col_world_overlap_box(f->w, lo, hi, NULL, ids, 4, &n));
+        *l = keep;
+        *h = v;
+        EXPECT(f, want, col_world_overlap_box(f->w, lo, hi, NULL, ids, 4, &n));
+    }
+    for (int k = 0; k < 7; k++)
+        EXPECT(f, k < 3 ? want : want_quat, col_world_overlap_shape(f->w, f->gball, pose_with(k, v), NULL, ids, 4, &n));
+}
+
+static void world_queries_nan(fx *f) { wq_refuse_vector(f, NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE); }
+static void world_queries_inf(fx *f)
+{
+    wq_refuse_vector(f, INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    wq_refuse_vector(f, -INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+/* Beyond COL_MAX_COORD refused (also an end point origin + translation beyond it); at it,
+ * accepted, and the answers are what the arithmetic says. */
+static void world_queries_huge(fx *f)
+{
+    const double beyond[] = {nextafter(COL_MAX_COORD, INFINITY), 2e15, 1e300, DBL_MAX, -DBL_MAX};
+    for (int i = 0; i < 5; i++) wq_refuse_vector(f, beyond[i], COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    col_ray_hit hit;
+    bool found;
+    EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_ray(f->w, col_vec3_make(COL_MAX_COORD, 0, 0),
+                                                     col_vec3_make(COL_MAX_COORD, 0, 0), NULL, &hit, &found));
+    /* from the edge of the range to the origin: meets a's box (x from -0.9) at its face */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-COL_MAX_COORD, 0, 0), col_vec3_make(COL_MAX_COORD, 0, 0),
+                                         NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction > 0.999999 && hit.fraction < 1.0);
+    col_body_id ids[8];
+    int n;
+    EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(-COL_MAX_COORD, -COL_MAX_COORD, -COL_MAX_COORD),
+                                            col_vec3_make(COL_MAX_COORD, COL_MAX_COORD, COL_MAX_COORD), NULL, ids, 8, &n));
+    HOLDS(f, n == 4); /* a, b, st, d */
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gball, at(COL_MAX_COORD, 0, 0), NULL, ids, 8, &n));
+    HOLDS(f, n == 0);
+}
+
+/* Tiny origins and translations: accepted, answered as the arithmetic says. */
+static void world_queries_tiny(fx *f)
+{
+    col_ray_hit hit;
+    bool found;
+    col_body_id ids[8];
+    int n;
+    for (size_t i = 0; i < sizeof tiny_values / sizeof tiny_values[0]; i++) {
+        double v = tiny_values[i];
+        /* inside a (the origin is inside its box): fraction 0 */
+        EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(v, v, v), col_vec3_make(v, 0, 0), NULL, &hit, &found));
+        HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0);
+        EXPECT(f, COL_OK, col_world_cast_ray_any(f->w, col_vec3_make(0, 20, 0), col_vec3_make(v, v, v), NULL, &hit, &found));
+        HOLDS(f, !found);
+        EXPECT(f, COL_OK, col_world_cast_ray_all(f->w, col_vec3_make(0, 0, 3), col_vec3_make(0, 0, v), NULL, NULL, 0, &n));
+        HOLDS(f, n == 0);
+        EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(v, v, v), col_vec3_make(fabs(v), fabs(v), fabs(v)),
+                                                NULL, ids, 8, &n));
+        HOLDS(f, n == 1 && ids[0].index1 == f->a.index1);
+    }
+}
+
+/* Capacities: negative refused; 0 and too small give the count. */
+static void world_queries_count(fx *f)
+{
+    col_ray_hit hits[2];
+    col_body_id ids[2];
+    int n = 7;
+    const int bad[] = {-1, INT_MIN};
+    for (int i = 0; i < 2; i++) {
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(f->w, col_vec3_make(-3, 0.1, 0),
+                                                                   col_vec3_make(20, 0, 0), NULL, hits, bad[i], &n));
+        HOLDS(f, n == 0);
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(f->w, col_vec3_make(-20, -20, -20),
+                                                                  col_vec3_make(20, 20, 20), NULL, ids, bad[i], &n));
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+               col_world_overlap_shape(f->w, f->gbox, at(0, 0, 0), NULL, ids, bad[i], &n));
+    }
+    /* the ray along y = 0.1 through a, b and st: three hits, two slots */
+    EXPECT(f, COL_OK, col_world_cast_ray_all(f->w, col_vec3_make(-3, 0.1, 0), col_vec3_make(20, 0, 0), NULL, NULL, 0, &n));
+    HOLDS(f, n == 3);
+    EXPECT(f, COL_OK, col_world_cast_ray_all(f->w, col_vec3_make(-3, 0.1, 0), col_vec3_make(20, 0, 0), NULL, hits, 2, &n));
+    HOLDS(f, n == 3 && hits[0].body.index1 == f->a.index1 && hits[1].body.index1 == f->b.index1);
+    EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(-20, -20, -20), col_vec3_make(20, 20, 20), NULL, ids, 2, &n));
+    HOLDS(f, n == 4 && ids[0].index1 < ids[1].index1);
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gbox, at(0.5, 0, 0), NULL, NULL, 0, &n));
+    HOLDS(f, n == 2); /* a and b */
+}
+
+static void world_queries_null(fx *f)
+{
+    col_ray_hit hit, hits[2];
+    bool found;
+    col_body_id ids[2];
+    int n;
+    col_vec3 o = col_vec3_make(-3, 0, 0), d = col_vec3_make(6, 0, 0);
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray(NULL, o, d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray(f->w, o, d, NULL, NULL, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray(f->w, o, d, NULL, &hit, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_any(NULL, o, d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_any(f->w, o, d, NULL, NULL, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_any(f->w, o, d, NULL, &hit, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(NULL, o, d, NULL, hits, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(f->w, o, d, NULL, NULL, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(f->w, o, d, NULL, hits, 2, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(NULL, o, d, NULL, ids, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(f->w, o, d, NULL, NULL, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(f->w, o, d, NULL, ids, 2, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(NULL, f->gbox, at(0, 0, 0), NULL, ids, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(f->w, NULL, at(0, 0, 0), NULL, ids, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(f->w, f->gbox, at(0, 0, 0), NULL, NULL, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(f->w, f->gbox, at(0, 0, 0), NULL, ids, 2, NULL));
+    /* a NULL filter is every body; a filter with a NULL callback too */
+    col_query_filter every = col_default_query_filter();
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, o, d, &every, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1);
+}
+
+static void prepare_queries_null(fx *f)
+{
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_prepare_queries(NULL));
+    EXPECT(f, COL_OK, col_world_prepare_queries(f->w));
+}
+
+static bool wq_skip_a(col_body_id body, void *user_data, void *ctx)
+{
+    (void)user_data;
+    return body.index1 != ((const col_body_id *)ctx)->index1;
+}
+
+/* Zero-length rays, rays along faces, a point box, a world changed since its update,
+ * filters that drop everything: accepted and answered as the geometry says. */
+static void world_queries_degenerate(fx *f)
+{
+    col_ray_hit hit;
+    bool found;
+    col_body_id ids[8];
+    int n;
+    /* a is the box [-0.9, 1.1] x [-1, 1] x [-1, 1] */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(0, 0, 0), col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.fraction == 0.0 && hit.normal.x == 0.0 && hit.normal.y == 0.0 && hit.normal.z == 0.0);
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-0.9, 1, 1), col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1); /* a corner, touching */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-0.9, 1, nextafter(1.0, 2.0)), col_vec3_make(0, 0, 0),
+                                         NULL, &hit, &found));
+    HOLDS(f, !found);
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-3, -1, 1), col_vec3_make(0, 2, 0), NULL, &hit, &found));
+    HOLDS(f, !found); /* along x = -3: nothing */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-0.9, -3, 1), col_vec3_make(0, 6, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1); /* along a's edge */
+    EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(-0.9, 1, 1), col_vec3_make(-0.9, 1, 1), NULL, ids, 8, &n));
+    HOLDS(f, n == 1 && ids[0].index1 == f->a.index1); /* a point box on a's corner */
+    /* a filter that drops every body, and a callback that drops a */
+    col_query_filter none = col_default_query_filter();
+    none.mask = 0;
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-3, 0, 0), col_vec3_make(6, 0, 0), &none, &hit, &found));
+    HOLDS(f, !found);
+    col_query_filter no_a = col_default_query_filter();
+    no_a.fn = wq_skip_a, no_a.ctx = &f->a;
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-3, 0.1, 0), col_vec3_make(20, 0, 0), &no_a, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->b.index1);
+    /* the shape at a body's own pose, and exactly touching a's face from outside */
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gbox, at(10, 0, 0), NULL, ids, 8, &n));
+    HOLDS(f, n == 1 && ids[0].index1 == f->st.index1);
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gbox, at(0.1, 0, -2), NULL, ids, 8, &n));
+    HOLDS(f, n == 1 && ids[0].index1 == f->a.index1); /* face on face */
+    /* a world changed since its update: the set poses count */
+    assert_int_equal(col_body_set_pose(f->w, f->a, at(0.1, 0, 50)), COL_OK);
+    f->hash = col_world_hash(f->w);
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(0, 0, 40), col_vec3_make(0, 0, 20), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.45);
+}
+
+/* Bad quaternions in the shape's pose; a box whose lo is above its hi. */
+static void world_queries_other(fx *f)
+{
+    col_body_id ids[4];
+    int n;
+    col_transform p = at(0, 0, 0);
+    const col_quat bad[] = {{0, 0, 0, 0}, {0, 0, 0, 2}, {0.5, 0.5, 0.5, 0.4}};
+    for (int i = 0; i < 3; i++) {
+        p.q = bad[i];
+        EXPECT(f, COL_ERR_BAD_QUATERNION, col_world_overlap_shape(f->w, f->gbox, p, NULL, ids, 4, &n));
+    }
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+           col_world_overlap_box(f->w, col_vec3_make(1, 0, 0), col_vec3_make(0, 1, 1), NULL, ids, 4, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+           col_world_overlap_box(f->w, col_vec3_make(0, 0, 1), col_vec3_make(1, 1, nextafter(1.0, 0.0)), NULL, ids, 4, &n));
+}
+
 /* ---- the table: every public function x every class of bad input ---- */
 
 enum { C_NAN, C_INF, C_HUGE, C_TINY, C_COUNT, C_NULL, C_ID, C_DEGEN, C_OTHER, NCOL };
@@ -3659,6 +3874,181 @@ typedef struct cell {
     const char *test;  /* the test's name */
     const char *na;    /* why the class does not apply */
 } cell;
+
+/* ---- col_toi and col_geometry_toi (continuous collision) ---- */
+
+/* Both forms refuse pose bad in each of the four poses (a0, a1, b0, b1), for every pair
+ * of kinds, with *out zeroed, a message naming the call and the world unchanged. */
+static void toi_refuse_pose(fx *f, col_transform bad, col_status want)
+{
+    const col_geometry *g[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    const col_shape_id s[4] = {f->box, f->ball, f->pill, f->combo};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++)
+            for (int slot = 0; slot < 4; slot++) {
+                col_transform x[4] = {at(0, 0, 0), at(1, 0, 0), at(3, 0, 0), at(-2, 0, 0)};
+                x[slot] = bad;
+                col_toi_output o;
+                memset(&o, 0x5a, sizeof o);
+                QEXPECT(f, want, col_geometry_toi(g[i], x[0], x[1], g[j], x[2], x[3], f->scratch, &o));
+                if (!all_zero(&o, sizeof o)) fail_msg("col_geometry_toi failed without zeroing *out");
+                col_toi_input in = {s[i], s[j], x[0], x[1], x[2], x[3]};
+                memset(&o, 0x5a, sizeof o);
+                EXPECT(f, want, col_toi(f->w, &in, &o));
+                if (!all_zero(&o, sizeof o)) fail_msg("col_toi failed without zeroing *out");
+            }
+}
+
+static void toi_refuse_values(fx *f, double v, col_status want_pos, col_status want_quat)
+{
+    for (int k = 0; k < 7; k++) toi_refuse_pose(f, pose_with(k, v), k < 3 ? want_pos : want_quat);
+}
+
+static void toi_nan(fx *f)
+{
+    toi_refuse_values(f, NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    toi_refuse_values(f, -NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+static void toi_inf(fx *f)
+{
+    toi_refuse_values(f, INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    toi_refuse_values(f, -INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+/* The both forms' answer on one case (geometries and the world's shapes of the same
+ * kinds): hit and s as want says (s_max: the latest s allowed, s_min: the earliest). */
+static void toi_both(fx *f, const col_geometry *ga, col_shape_id sa, const col_geometry *gb, col_shape_id sb,
+                     const col_transform *x, bool want, double s_min, double s_max)
+{
+    col_toi_output o, w;
+    QEXPECT(f, COL_OK, col_geometry_toi(ga, x[0], x[1], gb, x[2], x[3], f->scratch, &o));
+    col_toi_input in = {sa, sb, x[0], x[1], x[2], x[3]};
+    EXPECT(f, COL_OK, col_toi(f->w, &in, &w));
+    if (o.hit != want || w.hit != want)
+        fail_msg("toi: hit %d and %d, want %d (a0 %g, b0 %g)", o.hit, w.hit, want, x[0].p.x, x[2].p.x);
+    if (want && (o.s < s_min || o.s > s_max || w.s < s_min || w.s > s_max))
+        fail_msg("toi: s %.17g and %.17g, want [%.17g, %.17g]", o.s, w.s, s_min, s_max);
+}
+
+/* Huge: refused beyond COL_MAX_COORD; accepted at the corners of the range, with a box
+ * 2e13 wide jumping -1e15 to 1e15 through another in one interval (hit near s = 1/2). */
+static void toi_huge(fx *f)
+{
+    toi_refuse_values(f, 1e300, COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    toi_refuse_values(f, nextafter(-COL_MAX_COORD, -INFINITY), COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    const double c = COL_MAX_COORD, h = 1e13;
+    col_shape_id big = make_box(f->w, h, h, h);
+    f->hash = col_world_hash(f->w);
+    col_geometry *g = NULL;
+    GMAKE(f, g, col_geometry_create_box(&f->gh, col_vec3_make(h, h, h), &g, &f->err));
+    /* b still at 0, a from -c + h to c - h: contact when a's centre reaches -2h */
+    col_transform x[4] = {at(-c + h, 0, 0), at(c - h, 0, 0), at(0, 0, 0), at(0, 0, 0)};
+    double s_true = (c - h - 2 * h) / (2 * c - 2 * h);
+    toi_both(f, g, big, g, big, x, true, s_true - 1e-6, s_true + 1e-12);
+    /* the same path 3h to the side: a miss */
+    x[2] = x[3] = at(0, 3 * h, 0);
+    toi_both(f, g, big, g, big, x, false, 0, 1);
+    col_geometry_destroy(g);
+}
+
+/* Tiny: subnormal and -0.0 coordinates accepted; a box of half extent 1 moving by 4
+ * toward another hits at s = 1/4 (its centre at -2) whatever v adds. */
+static void toi_tiny(fx *f)
+{
+    for (size_t k = 0; k < sizeof tiny_values / sizeof tiny_values[0]; k++) {
+        double v = tiny_values[k];
+        col_transform x[4] = {at(v, v, -v), at(v, v, v), at(-3.0 + v, 0, 0), at(1.0, v, 0)};
+        toi_both(f, f->gbox, f->box, f->gbox, f->box, x, true, 0.25 - 1e-6, 0.25 + 1e-12);
+    }
+}
+
+static void toi_null(fx *f)
+{
+    col_transform x = at(0, 0, 0), y = at(3, 0, 0);
+    col_toi_output o;
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(NULL, x, x, f->gbox, y, y, f->scratch, &o));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gbox, x, x, NULL, y, y, f->scratch, &o));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gbox, x, x, f->gbox, y, y, f->scratch, NULL));
+    QEXPECT_NOMSG(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gbox, x, x, f->gbox, y, y, NULL, &o));
+    col_toi_input in = {f->box, f->blob, x, x, y, y};
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_toi(NULL, &in, &o));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, NULL, &o));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, NULL));
+}
+
+static void toi_id(fx *f)
+{
+    col_transform x = at(0, 0, 0), y = at(3, 0, 0);
+    col_toi_output o;
+    for (int k = 0; k < f->nbad_shape; k++) {
+        col_toi_input in = {f->bad_shape[k], f->blob, x, x, y, y};
+        EXPECT(f, COL_ERR_STALE_ID, col_toi(f->w, &in, &o));
+        in.shape_a = f->box;
+        in.shape_b = f->bad_shape[k];
+        EXPECT(f, COL_ERR_STALE_ID, col_toi(f->w, &in, &o));
+    }
+}
+
+/* Degenerate: every kind against every kind at one pose, not moving (s = 0 where they
+ * meet there, else a proven miss); faces
+ * exactly touching and parting (s = 0); no motion and apart (a proven miss); a mesh on
+ * either side (refused: meshes wait for C2A, docs/ccd.md). */
+static void toi_degenerate(fx *f)
+{
+    const col_geometry *g[4] = {f->gbox, f->gball, f->gpill, f->gcombo};
+    const col_shape_id s[4] = {f->box, f->ball, f->pill, f->combo};
+    col_transform same[4] = {at(1, 2, 3), at(1, 2, 3), at(1, 2, 3), at(1, 2, 3)};
+    col_transform apart[4] = {at(0, 0, 0), at(0, 0, 0), at(9, 0, 0), at(9, 0, 0)};
+    for (int i = 0; i < 4; i++)
+        for (int j = 0; j < 4; j++) {
+            bool meet = false; /* the compound's pieces leave a gap about its origin */
+            QEXPECT(f, COL_OK, col_geometry_overlap(g[i], same[0], g[j], same[0], COL_BACKEND_REFERENCE, f->scratch, &meet));
+            toi_both(f, g[i], s[i], g[j], s[j], same, meet, 0.0, 0.0);
+            toi_both(f, g[i], s[i], g[j], s[j], apart, false, 0, 1);
+        }
+    col_transform touch[4] = {at(0, 0, 0), at(-5, 0, 0), at(1, 0, 0), at(6, 0, 0)};
+    toi_both(f, f->gbox, f->box, f->gbox, f->box, touch, true, 0.0, 0.0);
+    col_vec3 v[MESH_NV];
+    uint32_t t[3 * MESH_NT];
+    mesh_fill(v, t);
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = MESH_NV;
+    def.indices = t;
+    def.triangle_count = MESH_NT;
+    col_geometry *m = NULL;
+    GMAKE(f, m, col_geometry_create_mesh(&f->gh, &def, &m, &f->err));
+    col_shape_id ms;
+    EXPECT(f, COL_OK, col_shape_create_mesh(f->w, &def, &ms));
+    col_toi_output o;
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(m, apart[0], apart[1], f->gbox, apart[2], apart[3], f->scratch, &o));
+    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gball, apart[0], apart[1], m, apart[2], apart[3], f->scratch, &o));
+    col_toi_input in = {ms, f->box, apart[0], apart[1], apart[2], apart[3]};
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, &o));
+    in.shape_a = f->pill;
+    in.shape_b = ms;
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, &o));
+    col_geometry_destroy(m);
+}
+
+/* Quaternions: zero, non-unit and far off refused in each pose; q1 = -q0 (the same
+ * orientation) is no rotation at all: the answer equals that of q1 = q0. */
+static void toi_other(fx *f)
+{
+    toi_refuse_pose(f, pose_with(6, 0.0), COL_ERR_BAD_QUATERNION);
+    toi_refuse_pose(f, pose_with(6, 1.5), COL_ERR_BAD_QUATERNION);
+    col_transform far = at(0, 0, 0);
+    far.q = (col_quat){0.6, 0.6, 0.6, 0.6};
+    toi_refuse_pose(f, far, COL_ERR_BAD_QUATERNION);
+    col_transform x[4] = {at(0, 0, 0), at(0, 0, 0), at(-4, 0.3, 0), at(4, 0.3, 0)};
+    x[1].q = (col_quat){0, 0, 0, -1};
+    col_toi_output o, p;
+    QEXPECT(f, COL_OK, col_geometry_toi(f->gpill, x[0], x[1], f->gbox, x[2], x[3], f->scratch, &o));
+    x[1].q = (col_quat){0, 0, 0, 1};
+    QEXPECT(f, COL_OK, col_geometry_toi(f->gpill, x[0], x[1], f->gbox, x[2], x[3], f->scratch, &p));
+    HOLDS(f, o.hit && p.hit && o.s == p.s);
+}
 
 #define T(entry, col, fn) {#entry, (col), (fn), #fn, NULL}
 #define NA(entry, col, why) {#entry, (col), NULL, NULL, (why)}
@@ -3680,6 +4070,7 @@ static const char NA_FROMWORLD[] = "poses come from the world, which refuses the
 static const char NA_GEOMNUM[] = "a geometry: its numbers were checked when it was made";
 static const char NA_GEOMIDS[] = "takes geometries, not ids";
 static const char NA_NOID_FREE[] = "no id";
+static const char NA_QUERYIDS[] = "takes no id (reports live bodies' ids)";
 
 static const cell cells[] = {
     T(col_status_string, C_OTHER, status_string_other),
@@ -3949,6 +4340,24 @@ static const cell cells[] = {
     NA(col_geometry_contact, C_ID, NA_GEOMIDS),
     T(col_geometry_contact, C_DEGEN, geom_queries_degenerate),
     T(col_geometry_contact, C_OTHER, geom_queries_other),
+    T(col_geometry_toi, C_NAN, toi_nan),
+    T(col_geometry_toi, C_INF, toi_inf),
+    T(col_geometry_toi, C_HUGE, toi_huge),
+    T(col_geometry_toi, C_TINY, toi_tiny),
+    NA(col_geometry_toi, C_COUNT, NA_NOCOUNT),
+    T(col_geometry_toi, C_NULL, toi_null),
+    NA(col_geometry_toi, C_ID, NA_GEOMIDS),
+    T(col_geometry_toi, C_DEGEN, toi_degenerate),
+    T(col_geometry_toi, C_OTHER, toi_other),
+    T(col_toi, C_NAN, toi_nan),
+    T(col_toi, C_INF, toi_inf),
+    T(col_toi, C_HUGE, toi_huge),
+    T(col_toi, C_TINY, toi_tiny),
+    NA(col_toi, C_COUNT, NA_NOCOUNT),
+    T(col_toi, C_NULL, toi_null),
+    T(col_toi, C_ID, toi_id),
+    T(col_toi, C_DEGEN, toi_degenerate),
+    T(col_toi, C_OTHER, toi_other),
     T(col_geometry_create_hull, C_NAN, shape_create_nan),
     T(col_geometry_create_hull, C_INF, shape_create_inf),
     T(col_geometry_create_hull, C_HUGE, shape_create_huge),
@@ -4073,6 +4482,55 @@ static const cell cells[] = {
     T(col_recorder_frame, C_DEGEN, recorder_frame_degenerate),
     T(col_recorder_frame, C_OTHER, recorder_open_other),
     T(col_recorder_close, C_NULL, recorder_close_null),
+    NA_ALL_BUT(col_default_query_filter, NA_NOARG),
+    T(col_world_cast_ray, C_NAN, world_queries_nan),
+    T(col_world_cast_ray, C_INF, world_queries_inf),
+    T(col_world_cast_ray, C_HUGE, world_queries_huge),
+    T(col_world_cast_ray, C_TINY, world_queries_tiny),
+    NA(col_world_cast_ray, C_COUNT, NA_NOCOUNT),
+    T(col_world_cast_ray, C_NULL, world_queries_null),
+    NA(col_world_cast_ray, C_ID, NA_QUERYIDS),
+    T(col_world_cast_ray, C_DEGEN, world_queries_degenerate),
+    NA(col_world_cast_ray, C_OTHER, NA_NOENUM),
+    T(col_world_cast_ray_any, C_NAN, world_queries_nan),
+    T(col_world_cast_ray_any, C_INF, world_queries_inf),
+    T(col_world_cast_ray_any, C_HUGE, world_queries_huge),
+    T(col_world_cast_ray_any, C_TINY, world_queries_tiny),
+    NA(col_world_cast_ray_any, C_COUNT, NA_NOCOUNT),
+    T(col_world_cast_ray_any, C_NULL, world_queries_null),
+    NA(col_world_cast_ray_any, C_ID, NA_QUERYIDS),
+    T(col_world_cast_ray_any, C_DEGEN, world_queries_degenerate),
+    NA(col_world_cast_ray_any, C_OTHER, NA_NOENUM),
+    T(col_world_cast_ray_all, C_NAN, world_queries_nan),
+    T(col_world_cast_ray_all, C_INF, world_queries_inf),
+    T(col_world_cast_ray_all, C_HUGE, world_queries_huge),
+    T(col_world_cast_ray_all, C_TINY, world_queries_tiny),
+    T(col_world_cast_ray_all, C_COUNT, world_queries_count),
+    T(col_world_cast_ray_all, C_NULL, world_queries_null),
+    NA(col_world_cast_ray_all, C_ID, NA_QUERYIDS),
+    T(col_world_cast_ray_all, C_DEGEN, world_queries_degenerate),
+    NA(col_world_cast_ray_all, C_OTHER, NA_NOENUM),
+    T(col_world_overlap_box, C_NAN, world_queries_nan),
+    T(col_world_overlap_box, C_INF, world_queries_inf),
+    T(col_world_overlap_box, C_HUGE, world_queries_huge),
+    T(col_world_overlap_box, C_TINY, world_queries_tiny),
+    T(col_world_overlap_box, C_COUNT, world_queries_count),
+    T(col_world_overlap_box, C_NULL, world_queries_null),
+    NA(col_world_overlap_box, C_ID, NA_QUERYIDS),
+    T(col_world_overlap_box, C_DEGEN, world_queries_degenerate),
+    T(col_world_overlap_box, C_OTHER, world_queries_other),
+    T(col_world_overlap_shape, C_NAN, world_queries_nan),
+    T(col_world_overlap_shape, C_INF, world_queries_inf),
+    T(col_world_overlap_shape, C_HUGE, world_queries_huge),
+    NA(col_world_overlap_shape, C_TINY, NA_GEOMNUM),
+    T(col_world_overlap_shape, C_COUNT, world_queries_count),
+    T(col_world_overlap_shape, C_NULL, world_queries_null),
+    NA(col_world_overlap_shape, C_ID, NA_QUERYIDS),
+    T(col_world_overlap_shape, C_DEGEN, world_queries_degenerate),
+    T(col_world_overlap_shape, C_OTHER, world_queries_other),
+    T(col_world_prepare_queries, C_NULL, prepare_queries_null),
+    NA_ALL_BUT(col_world_prepare_queries, NA_WORLD),
+
     T(col_recorder_close, C_OTHER, recorder_open_other),
     NA_ALL_BUT(col_recorder_close, "takes the recorder only"),
 };
@@ -4092,12 +4550,14 @@ static const char *const entries[] = {
     "col_pair_is_enabled", "col_body_id_is_null", "col_shape_id_is_null", "col_body_id_equals",
     "col_shape_id_equals", "col_query_scratch_create", "col_query_scratch_destroy", "col_query_scratch_last_error",
     "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
-    "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_create_hull",
+    "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_toi", "col_toi", "col_geometry_create_hull",
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
     "col_geometry_create_compound", "col_default_mesh_def", "col_geometry_create_mesh", "col_geometry_clone",
     "col_geometry_destroy", "col_geometry_get_info", "col_geometry_get_mesh", "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
     "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
-    "col_recorder_open", "col_recorder_frame", "col_recorder_close"};
+    "col_recorder_open", "col_recorder_frame", "col_recorder_close", "col_default_query_filter", "col_world_cast_ray",
+    "col_world_cast_ray_any", "col_world_cast_ray_all", "col_world_overlap_box", "col_world_overlap_shape",
+    "col_world_prepare_queries"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

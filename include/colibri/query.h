@@ -183,6 +183,48 @@ COL_API col_status col_geometry_contact(const col_geometry *a, col_transform pos
                                         col_transform pose_b, double margin, col_distance_cache *cache,
                                         col_query_scratch *scratch, col_contact_output *out);
 
+/* ---- continuous collision: time of impact (docs/ccd.md) ---- */
+
+/* Motion model. Each shape moves from its pose at s = 0 to its pose at s = 1 by
+ * interpolating them: position linear, p(s) = p0 + s (p1 - p0); orientation slerp along
+ * the shorter arc, q(s) = slerp(q0, q1', s) with q1' = -q1 when q0.q1 < 0 (constant
+ * linear and angular velocity; the rotation is about the shape's origin). */
+
+/* The first contact of two moving shapes. */
+typedef struct col_toi_output {
+    bool hit;            /* they share a point at some s in [0, 1] (touching counts); false only when
+                            no contact is proven */
+    bool capped;         /* hit reported at the instant the iteration cap stopped the advancement (s is
+                            then only a lower bound of the first contact: docs/ccd.md) */
+    double s;            /* hit: at or before the first instant of contact, and at most 1e-6 before it
+                            (0 when they share a point at s = 0); no hit: 1 */
+    col_vec3 normal;     /* hit: unit, from a toward b at s */
+    col_vec3 point_a, point_b; /* hit: world closest points at s (a common point when they overlap) */
+    int piece_a, piece_b;      /* hit: the pieces (compounds; mesh: the triangle; else 0) */
+    int iterations;      /* conservative-advancement rounds */
+} col_toi_output;
+
+/* Time of impact of geometry a moving from pose a0 to a1 and b from b0 to b1 (the motion
+ * model above; quaternions unit within 1e-6, renormalised). Conservative advancement
+ * with certified distances and a motion bound that is a sum of non-negative per-body
+ * terms: never later than the first contact. Meshes: refused (C2A is to come). Errors:
+ * INVALID_ARGUMENT (NULL, a mesh), NOT_FINITE, BAD_QUATERNION; on error *out is zeroed. */
+COL_API col_status col_geometry_toi(const col_geometry *a, col_transform a0, col_transform a1, const col_geometry *b,
+                                    col_transform b0, col_transform b1, col_query_scratch *scratch,
+                                    col_toi_output *out);
+
+/* Two world shapes, each moving between two poses. */
+typedef struct col_toi_input {
+    col_shape_id shape_a, shape_b;
+    col_transform pose_a0, pose_a1; /* a at s = 0 and s = 1 */
+    col_transform pose_b0, pose_b1; /* b at s = 0 and s = 1 */
+} col_toi_input;
+
+/* col_geometry_toi on world shapes. Only reads the world (see the top of this header).
+ * Errors: INVALID_ARGUMENT (NULL, a mesh shape), STALE_ID, NOT_FINITE, BAD_QUATERNION;
+ * on error *out is zeroed and the world is unchanged. */
+COL_API col_status col_toi(const col_world *world, const col_toi_input *input, col_toi_output *out);
+
 #ifdef __cplusplus
 }
 #endif

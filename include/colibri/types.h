@@ -129,6 +129,11 @@ typedef struct col_body_def {
                                 update); default COL_SPEED_UNDECLARED */
     double max_angular_speed; /* most the body turns per update (radians per update);
                                  default COL_SPEED_UNDECLARED */
+    bool continuous;         /* continuous collision (docs/ccd.md): every update also reports
+                                each pair of this body that touched at SOME instant of the
+                                motion from the previous update's poses to this one's
+                                (col_pair_events.continuous), so a fast body cannot pass
+                                through another unseen; default false (no cost) */
     int internal_cookie;     /* set by col_default_body_def(); do not touch */
 } col_body_def;
 
@@ -140,6 +145,21 @@ typedef struct col_pair {
     void *user_data_a, *user_data_b;
 } col_pair;
 
+/* A pair that touched at some instant between two updates (col_pair_events.continuous).
+ * The motion between the updates is the model of query.h's time of impact: each body's
+ * position linear from its pose at the previous update to its pose at this one, its
+ * orientation slerp along the shorter arc (docs/ccd.md). */
+typedef struct col_continuous_pair {
+    col_pair pair;         /* a.index1 < b.index1, with the user data, as in pairs */
+    double s;              /* in [0, 1]: the first instant of contact (0: the previous update,
+                              1: this one), never later than it and at most 1e-6 earlier
+                              (col_toi_output.s) */
+    col_vec3 normal;       /* unit, from a toward b at s (zero when swept_box_only) */
+    col_vec3 point_a, point_b; /* world closest points at s (zero when swept_box_only) */
+    bool swept_box_only;   /* a pair with a mesh (until C2A: docs/ccd.md): reported because
+                              the two swept boxes meet, s = 0; it may not have touched */
+} col_continuous_pair;
+
 /* What the last col_world_update found. The arrays belong to the world and stay valid
  * until the next col_world_update or col_world_destroy.
  * pairs: every colliding pair, sorted by (a.index1, b.index1);
@@ -150,7 +170,12 @@ typedef struct col_pair {
  * interframe: with col_world_def.report_interframe, every pair whose bodies may have
  *        touched at some instant from the previous update to this one, both included
  *        (so every pair of `pairs` is in it), by the swept test of col_query_interframe;
- *        same order and filters as pairs. NULL and 0 without the option. */
+ *        same order and filters as pairs. NULL and 0 without the option.
+ * continuous: every pair with at least one continuous body (col_body_def.continuous)
+ *        that shared a point at some instant from the previous update to this one, both
+ *        included (so each such pair of `pairs` is in it, and each of the previous
+ *        update's, unless a body was removed), with the first instant and the contact;
+ *        same order and filters as pairs. NULL and 0 while no body is continuous. */
 typedef struct col_pair_events {
     const col_pair *pairs;
     int pair_count;
@@ -160,6 +185,8 @@ typedef struct col_pair_events {
     int ended_count;
     const col_pair *interframe;
     int interframe_count;
+    const col_continuous_pair *continuous;
+    int continuous_count;
 } col_pair_events;
 
 /* What col_query_interframe found about two bodies moving from their poses at the
