@@ -4,7 +4,7 @@
  * ("The hierarchy") and a first look at the narrow phase's cost.
  *
  *   mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache]
- *              [--dump-pairs FILE]
+ *              [--dump-pairs FILE] [--cull aabb|obb|both] [--compare-bv]
  *
  * Every frame, the poses of the scene's closed-form motion (bench/scene.c), then every
  * pair with a mesh whose bounding spheres meet (brute force, not timed) goes to
@@ -16,7 +16,12 @@
  * cache, and the narrow phase's time per frame (wall clock median and mean, and the
  * thread's CPU time, steadier on a shared machine). --dump-pairs writes the colliding
  * pairs as `f i j` lines (i < j, in order), the pairs with a mesh only, for a comparison
- * with the exact oracle's truth restricted to those pairs. */
+ * with the exact oracle's truth restricted to those pairs. --cull picks mesh-mesh collision's
+ * node test (narrowphase/mesh_collide.h). --compare-bv (docs/meshes.md "Bounding volumes
+ * measured") runs, on every mesh-mesh pair of every frame and in one process, collision
+ * with each node test (own caches) and distance with box and with RSS bounds
+ * (narrowphase/mesh_distance.h), checks that the answers agree, and prints per variant
+ * the node pairs and the thread CPU time per frame. */
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -29,6 +34,7 @@
 #include "lib/core/alloc.h"
 #include "lib/core/mesh.h"
 #include "narrowphase/mesh_collide.h"
+#include "narrowphase/mesh_distance.h"
 
 typedef struct shape {
     int kind; /* 0 hull, 1 mesh, 2 sphere, 3 capsule */
@@ -125,23 +131,82 @@ static void fold(uint64_t *h, uint32_t v)
     }
 }
 
+/* --compare-bv: the variants side by side on every mesh-mesh pair whose bounding
+ * spheres meet, frame by frame (x: scratch poses). */
+static void compare_bv(const bench_scene *sc, const shape *shapes, int frames, col_xform *x)
+{
+    enum { NV = 6 };
+    static const char *name[NV] = {"collide-aabb", "collide-obb", "collide-both",
+                                   "distance-box", "distance-rss", "distance-b+r"};
+    double cpu[NV] = {0}, nodes[NV] = {0};
+    int nb = sc->body_count;
+    col_mesh_cache *cache = malloc(3 * (size_t)nb * (size_t)nb * sizeof *cache);
+    for (size_t k = 0; k < 3 * (size_t)nb * (size_t)nb; k++) col_mesh_cache_init(&cache[k]);
+    long pairs = 0, hits = 0;
+    for (int f = 0; f < frames; f++) {
+        for (int b = 0; b < nb; b++) x[b] = col_xform_from_transform(bench_scene_pose(sc, b, f));
+        for (int i = 0; i < nb; i++)
+            for (int j = i + 1; j < nb; j++) {
+                const shape *si = &shapes[sc->bodies[i].shape], *sj = &shapes[sc->bodies[j].shape];
+                if (si->kind != 1 || sj->kind != 1) continue;
+                col_vec3 d = col_sub(x[i].p, x[j].p);
+                double rr = (si->radius + sj->radius) * (1 + 1e-9);
+                if (col_dot(d, d) > rr * rr) continue;
+                pairs++;
+                col_np_result r[3];
+                for (int v = 0; v < 3; v++) {
+                    col_mesh_cache *c = &cache[((size_t)v * (size_t)nb + (size_t)i) * (size_t)nb + (size_t)j];
+                    double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+                    col_mesh_mesh_query_cull(&si->mesh, &x[i], &sj->mesh, &x[j], c, (col_mesh_cull)v, &r[v]);
+                    cpu[v] += clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+                    nodes[v] += r[v].iterations;
+                }
+                if (r[1].colliding != r[0].colliding || r[2].colliding != r[0].colliding) die("collision variants differ");
+                hits += r[0].colliding;
+                col_mesh_closest dc[3];
+                for (int v = 0; v < 3; v++) {
+                    double c0 = clock_ms(CLOCK_THREAD_CPUTIME_ID);
+                    col_mesh_mesh_distance_bound(&si->mesh, &x[i], &sj->mesh, &x[j], (col_mesh_bound)v, &dc[v]);
+                    cpu[3 + v] += clock_ms(CLOCK_THREAD_CPUTIME_ID) - c0;
+                    nodes[3 + v] += dc[v].node_pairs;
+                }
+                if (dc[0].distance != dc[1].distance || dc[0].distance != dc[2].distance) {
+                    fprintf(stderr, "frame %d pair %d %d: box %.17g rss %.17g both %.17g\n", f, i, j, dc[0].distance,
+                            dc[1].distance, dc[2].distance);
+                    die("distance variants differ");
+                }
+            }
+    }
+    printf("compare-bv: %ld mesh-mesh pair queries (%ld colliding) over %d frames; per frame:\n", pairs, hits, frames);
+    for (int v = 0; v < NV; v++)
+        printf("  %-13s node_pairs %10.0f  cpu_ms %9.4f  ratio_to_first_of_kind %.3f\n", name[v], nodes[v] / frames,
+               cpu[v] / frames, cpu[v] / cpu[v < 3 ? 0 : 3]);
+    free(cache);
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2)
         die("usage: mesh-pairs SCENE [--frames F] [--split sah|mean|median] [--leaf N] [--no-cache] "
-            "[--dump-pairs FILE]");
+            "[--dump-pairs FILE] [--cull aabb|obb|both] [--compare-bv]");
     col_mesh_build_options opt = col_mesh_default_build_options();
-    int max_frames = -1, use_cache = 1;
+    int max_frames = -1, use_cache = 1, compare = 0;
+    col_mesh_cull cull = COL_MESH_CULL_BOTH; /* col_mesh_mesh_query's */
     FILE *dump = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--leaf") == 0 && i + 1 < argc) opt.leaf_max = atoi(argv[++i]);
         else if (strcmp(argv[i], "--no-cache") == 0) use_cache = 0;
-        else if (strcmp(argv[i], "--dump-pairs") == 0 && i + 1 < argc) {
+        else if (strcmp(argv[i], "--compare-bv") == 0) compare = 1;
+        else if (strcmp(argv[i], "--cull") == 0 && i + 1 < argc) {
+            i++;
+            cull = strcmp(argv[i], "obb") == 0 ? COL_MESH_CULL_OBB
+                   : strcmp(argv[i], "aabb") == 0 ? COL_MESH_CULL_AABB
+                                                   : COL_MESH_CULL_BOTH;
+        } else if (strcmp(argv[i], "--dump-pairs") == 0 && i + 1 < argc) {
             dump = fopen(argv[++i], "w");
             if (dump == NULL) die("cannot write the dump");
-        }
-        else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
             i++;
             opt.split = strcmp(argv[i], "mean") == 0     ? COL_MESH_SPLIT_MEAN
                         : strcmp(argv[i], "median") == 0 ? COL_MESH_SPLIT_MEDIAN
@@ -216,7 +281,7 @@ int main(int argc, char **argv)
             const shape *si = &shapes[sc.bodies[i].shape], *sj = &shapes[sc.bodies[j].shape];
             col_mesh_cache *c = use_cache ? &cache[(size_t)i * (size_t)nb + (size_t)j] : NULL;
             if (si->kind == 1 && sj->kind == 1) {
-                col_mesh_mesh_query(&si->mesh, &x[i], &sj->mesh, &x[j], c, &res[p]);
+                col_mesh_mesh_query_cull(&si->mesh, &x[i], &sj->mesh, &x[j], c, cull, &res[p]);
             } else {
                 const shape *m = si->kind == 1 ? si : sj, *o = si->kind == 1 ? sj : si;
                 int im = si->kind == 1 ? i : j, io = si->kind == 1 ? j : i;
@@ -244,6 +309,7 @@ int main(int argc, char **argv)
             }
         }
     }
+    if (compare) compare_bv(&sc, shapes, frames, x);
     double sum = 0;
     for (int f = 0; f < frames; f++) sum += ms[f];
     qsort(ms, (size_t)frames, sizeof *ms, cmp_double);

@@ -40,4 +40,15 @@ void col_mesh_convex_query(const col_mesh *m, const col_xform *xm, const col_cor
 void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                          col_mesh_cache *cache, col_np_result *out);
 
+/* Which node test mesh-mesh collision culls with (docs/meshes.md "Bounding volumes
+ * measured"): the nodes' local boxes (15 axes, a's box against b's carried into a's
+ * frame), the fitted boxes of col_mesh_bv (15 axes, narrowphase/mesh_bv_bound.h), or the
+ * local boxes first and the fitted ones when those do not separate. Every kind gives the
+ * same answer; only the work differs. */
+typedef enum col_mesh_cull { COL_MESH_CULL_AABB, COL_MESH_CULL_OBB, COL_MESH_CULL_BOTH } col_mesh_cull;
+
+/* col_mesh_mesh_query with the node test chosen. */
+void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                              col_mesh_cache *cache, col_mesh_cull cull, col_np_result *out);
+
 #endif

@@ -60,6 +60,17 @@ double col_tri_convex_distance(const col_vec3 w[3], const col_core *c, const col
 void col_mesh_mesh_distance(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                             col_mesh_closest *out);
 
+/* The node pairs' lower bound of mesh-mesh distance: the boxes (the nodes' local boxes,
+ * each carried into the other's frame), the fitted rectangle swept spheres (col_mesh_bv;
+ * narrowphase/mesh_bv_bound.h), or the boxes first and the larger of both where the box
+ * bound does not already prune. The same answer whichever; docs/meshes.md "Bounding
+ * volumes measured" compares the work. */
+typedef enum col_mesh_bound { COL_MESH_BOUND_BOX, COL_MESH_BOUND_RSS, COL_MESH_BOUND_BOX_RSS } col_mesh_bound;
+
+/* col_mesh_mesh_distance with the bound chosen. */
+void col_mesh_mesh_distance_bound(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                                  col_mesh_bound bound, col_mesh_closest *out);
+
 /* An experiment for the hierarchy's layout (docs/meshes.md "Distance" measures it): an
  * oriented box per node, fitted to the node's triangles, local frame: the points x with
  * |(R (x - c))_k| <= h_k (R's rows the box's axes). */

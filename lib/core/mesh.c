@@ -347,16 +347,18 @@ static void fill_refs(const col_vec3 *v, const uint32_t *idx, int nt, tri_ref *r
     }
 }
 
-/* The block: vertices, nodes (both 8-byte aligned), then the two uint32 arrays. */
+/* The block: vertices, nodes, fitted volumes (all 8-byte aligned), then the two uint32
+ * arrays. */
 typedef struct block_layout {
-    size_t nodes, tris, source, size;
+    size_t nodes, bvs, tris, source, size;
 } block_layout;
 
 static block_layout layout_of(int nv, int nt, int nn)
 {
     block_layout l;
     l.nodes = (size_t)nv * sizeof(col_vec3);
-    l.tris = l.nodes + (size_t)nn * sizeof(col_mesh_node);
+    l.bvs = l.nodes + (size_t)nn * sizeof(col_mesh_node);
+    l.tris = l.bvs + (size_t)nn * sizeof(col_mesh_bv);
     l.source = l.tris + 3 * (size_t)nt * sizeof(uint32_t);
     l.size = l.source + (size_t)nt * sizeof(uint32_t);
     return l;
@@ -367,6 +369,7 @@ static void point_arrays(col_mesh *m, const block_layout *l)
     char *b = m->block;
     m->vertices = (col_vec3 *)(void *)b;
     m->nodes = (col_mesh_node *)(void *)(b + l->nodes);
+    m->bvs = (col_mesh_bv *)(void *)(b + l->bvs);
     m->tris = (uint32_t *)(void *)(b + l->tris);
     m->tri_source = (uint32_t *)(void *)(b + l->source);
 }
@@ -443,6 +446,12 @@ col_status col_mesh_build_with(struct col_alloc *a, const col_vec3 *vertices, in
         m->node_count = nn;
         m->depth = depth;
         fill_mesh(m, vertices, nv, indices, nt, r, nodes, nn);
+        st = col_mesh_fit_bvs(a, m);
+        if (st != COL_OK) {
+            mesh_error(err, errlen, "out of memory fitting the volumes of a mesh of %d triangles", nt);
+            col_free_bytes(a, m->block, m->block_size);
+            memset(m, 0, sizeof *m);
+        }
     }
     col_free_bytes(a, r, (size_t)nt * sizeof *r);
     col_free_bytes(a, nodes, max_nodes * sizeof *nodes);
