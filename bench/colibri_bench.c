@@ -6,7 +6,8 @@
  *   colibri-bench SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
  *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE] [--csv FILE]
- *                 [--static still|none] [--ccd] [--dump-toi FILE]
+ *                 [--static still|none] [--ccd] [--dump-toi FILE] [--rays N]
+ *                 [--dump-rays FILE]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -50,6 +51,7 @@
 
 #include "colibri/colibri.h"
 #include "lib/core/thread_pool.h"
+#include "bench_rays.h"
 #include "frame_log.h"
 #include "scene.h"
 
@@ -80,6 +82,8 @@ typedef struct options {
     double margin;            /* --margin: col_world_def.broadphase_margin; < 0: the default */
     bool declared_speeds;     /* --declared-speeds: bodies declare the scene's |v| and |w| */
     bool no_static;           /* --static none: still bodies are moving bodies like the others */
+    int rays;                 /* --rays N: N rays cast after each frame (bench_rays.h); 0: none */
+    const char *rays_dump;    /* --dump-rays FILE: 'f k body t' per ray; NULL: none */
 } options;
 
 typedef struct scene_pair {
@@ -104,6 +108,10 @@ typedef struct results {
     int stalls;              /* col_counters.worker_stalls after the run */
     const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
     const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
+    double *rays_ms;         /* --rays: per frame, the casts (the tree's sync included) */
+    double *rays_sync_ms;    /* --rays: per frame, the query tree's sync alone */
+    double *rays_cpu_ms;     /* --rays: per frame, the thread's CPU time of sync and casts */
+    int rays;
 } results;
 
 static void usage(FILE *out)
@@ -112,7 +120,8 @@ static void usage(FILE *out)
             "usage: " PROG " SCENE_FILE [--backend NAME] [--threads N] [--pin cores|none]\n"
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME] [--record FILE]\n"
-            "                     [--static still|none] [--ccd] [--dump-toi FILE]\n"
+            "                     [--static still|none] [--ccd] [--dump-toi FILE] [--rays N]\n"
+            "                     [--dump-rays FILE]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -134,6 +143,8 @@ static void usage(FILE *out)
             "  --ccd            continuous mode: frame f >= 1 reports the pairs that touched at some\n"
             "                   instant from frame f-1 to f (docs/scenes.md, \"Continuous mode\")\n"
             "  --dump-toi F     with --ccd: write 'f i j s' per reported pair to F\n"
+            "  --rays N         cast N rays after each frame (docs/scenes.md, \"Ray mode\"), timed apart\n"
+            "  --dump-rays F    write 'f k body t' per ray to F\n"
             "  --topology       print the hwloc topology and the pool's pinning plan\n"
             "  --list-backends  print the backend names, one a line\n"
             "Prints one report line on stdout (key=value; docs/bench.md, \"Output\"). A run longer\n"
@@ -201,7 +212,7 @@ static int parse_options(int argc, char **argv, options *o)
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
                                              "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
-                                             "--record", "--csv", "--static", "--dump-toi"};
+                                             "--record", "--csv", "--static", "--dump-toi", "--rays", "--dump-rays"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -282,6 +293,15 @@ static int parse_options(int argc, char **argv, options *o)
         case 11:
             o->toi_path = value;
             break;
+        case 12:
+            if (!parse_count(value, 1, &o->rays)) {
+                fprintf(stderr, PROG ": --rays wants an integer >= 1, not '%s'\n", value);
+                return 2;
+            }
+            break;
+        case 13:
+            o->rays_dump = value;
+            break;
         default:
             o->name = value;
             break;
@@ -289,6 +309,14 @@ static int parse_options(int argc, char **argv, options *o)
     }
     if (o->toi_path && !o->ccd) {
         fprintf(stderr, PROG ": --dump-toi needs --ccd\n");
+        return 2;
+    }
+    if (o->brute && (o->rays > 0 || o->rays_dump)) {
+        fprintf(stderr, PROG ": --rays casts into a world: it does not go with --brute\n");
+        return 2;
+    }
+    if (o->rays_dump && o->rays == 0) {
+        fprintf(stderr, PROG ": --dump-rays needs --rays N\n");
         return 2;
     }
     if (o->brute && o->record_path) {
@@ -577,7 +605,7 @@ static bool merge_pairs(const pair_vec *a, const pair_vec *b, pair_vec *out)
 /* Normal run: bodies in a world, one col_world_update per frame. */
 static bool run_world(const bench_scene *sc, const options *o, col_world *world,
                       const col_shape_id *shape_ids, col_backend backend, int64_t t_setup, FILE *dump,
-                      FILE *toi, frame_log *log, results *res)
+                      FILE *toi, FILE *rays_dump, frame_log *log, results *res)
 {
     const int n = sc->body_count;
     bool ok = false;
@@ -716,6 +744,10 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             goto done;
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
+        if (o->rays > 0 && !bench_rays_frame(world, sc->room, f, o->rays, scene_of, max_index1, rays_dump,
+                                             &res->rays_sync_ms[f], &res->rays_ms[f], &res->rays_cpu_ms[f]))
+            goto done;
+        if (o->rays > 0) res->rays_ms[f] += res->rays_sync_ms[f];
         if (!dump_frame(dump, toi, f, frame_pairs) ||
             !frame_log_frame(log, f, res->frame_ms[f], frame_pairs->n, (unsigned long long)c.narrow_calls, now_ns()))
             goto done;
@@ -868,13 +900,34 @@ static bool print_report(const char *scene_name, const char *engine, const char 
         total_ms += res->frame_ms[f];
     }
     qsort(sorted, (size_t)res->frames, sizeof *sorted, dbl_cmp);
+    double rays_med = 0.0, sync_med = 0.0, cpu_med = 0.0;
+    if (res->rays > 0) {
+        double *r = malloc((size_t)res->frames * 3 * sizeof *r);
+        if (!r) {
+            free(sorted);
+            fprintf(stderr, PROG ": out of memory\n");
+            return false;
+        }
+        int F = res->frames;
+        for (int f = 0; f < F; f++)
+            r[f] = res->rays_ms[f], r[F + f] = res->rays_sync_ms[f], r[2 * F + f] = res->rays_cpu_ms[f];
+        for (int k = 0; k < 3; k++) qsort(r + k * F, (size_t)F, sizeof *r, dbl_cmp);
+        rays_med = percentile(r, F, 0.5);
+        sync_med = percentile(r + F, F, 0.5);
+        cpu_med = percentile(r + 2 * F, F, 0.5);
+        free(r);
+    }
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d\n",
+           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
            res->speeds, res->stalls);
+    if (res->rays > 0)
+        printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f rays_cpu_ms_median=%.4f", res->rays, rays_med,
+               sync_med, cpu_med);
+    printf("\n");
     free(sorted);
     return fflush(stdout) == 0;
 }
@@ -936,7 +989,7 @@ int main(int argc, char **argv)
 
     rc = 1;
     col_world *world = NULL;
-    FILE *dump = NULL, *toi = NULL;
+    FILE *dump = NULL, *toi = NULL, *rays_dump = NULL;
     frame_log log = {0};
     results res = {0};
     res.hash = FNV_OFFSET;
@@ -950,6 +1003,23 @@ int main(int argc, char **argv)
     if (!res.frame_ms || !shape_ids) {
         fprintf(stderr, PROG ": out of memory\n");
         goto done;
+    }
+    res.rays = o.rays;
+    if (o.rays > 0) {
+        res.rays_ms = calloc((size_t)res.frames, sizeof *res.rays_ms);
+        res.rays_sync_ms = calloc((size_t)res.frames, sizeof *res.rays_sync_ms);
+        res.rays_cpu_ms = calloc((size_t)res.frames, sizeof *res.rays_cpu_ms);
+        if (!res.rays_ms || !res.rays_sync_ms || !res.rays_cpu_ms) {
+            fprintf(stderr, PROG ": out of memory\n");
+            goto done;
+        }
+    }
+    if (o.rays_dump) {
+        rays_dump = fopen(o.rays_dump, "w");
+        if (!rays_dump) {
+            fprintf(stderr, PROG ": cannot write '%s': %s\n", o.rays_dump, strerror(errno));
+            goto done;
+        }
     }
     if (o.dump_path) {
         dump = fopen(o.dump_path, "w");
@@ -978,12 +1048,20 @@ int main(int argc, char **argv)
     if (!frame_log_open(&log, o.csv_path, res.frames, now_ns()))
         goto done;
     bool ran = o.brute ? run_brute(&sc, &o, world, shape_ids, backend, t_setup, dump, toi, &log, &res)
-                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, toi, &log, &res);
+                       : run_world(&sc, &o, world, shape_ids, backend, t_setup, dump, toi, rays_dump, &log, &res);
     bool logged = frame_log_close(&log);
     if (!ran || !logged)
         goto done;
     if (col_world_get_counters(world, &c0) == COL_OK)
         res.stalls = c0.worker_stalls;
+    if (rays_dump) {
+        int bad = fclose(rays_dump);
+        rays_dump = NULL;
+        if (bad) {
+            fprintf(stderr, PROG ": writing '%s' failed: %s\n", o.rays_dump, strerror(errno));
+            goto done;
+        }
+    }
     if (dump) {
         int bad = fclose(dump);
         dump = NULL;
@@ -1017,7 +1095,12 @@ done:
         fclose(dump);
     if (toi)
         fclose(toi);
+    if (rays_dump)
+        fclose(rays_dump);
     col_world_destroy(world);
+    free(res.rays_ms);
+    free(res.rays_sync_ms);
+    free(res.rays_cpu_ms);
     free(shape_ids);
     free(res.frame_ms);
     bench_scene_free(&sc);

@@ -191,23 +191,22 @@ int main(int argc, char **argv)
             "[--dump-pairs FILE] [--cull aabb|obb|both] [--compare-bv]");
     col_mesh_build_options opt = col_mesh_default_build_options();
     int max_frames = -1, use_cache = 1, compare = 0;
-    FILE *dump = NULL;
     col_mesh_cull cull = COL_MESH_CULL_BOTH; /* col_mesh_mesh_query's */
+    FILE *dump = NULL;
     for (int i = 2; i < argc; i++) {
         if (strcmp(argv[i], "--frames") == 0 && i + 1 < argc) max_frames = atoi(argv[++i]);
         else if (strcmp(argv[i], "--leaf") == 0 && i + 1 < argc) opt.leaf_max = atoi(argv[++i]);
         else if (strcmp(argv[i], "--no-cache") == 0) use_cache = 0;
-        else if (strcmp(argv[i], "--dump-pairs") == 0 && i + 1 < argc) {
-            dump = fopen(argv[++i], "w");
-            if (dump == NULL) die("cannot write the dump");
-        } else if (strcmp(argv[i], "--compare-bv") == 0) compare = 1;
+        else if (strcmp(argv[i], "--compare-bv") == 0) compare = 1;
         else if (strcmp(argv[i], "--cull") == 0 && i + 1 < argc) {
             i++;
             cull = strcmp(argv[i], "obb") == 0 ? COL_MESH_CULL_OBB
                    : strcmp(argv[i], "aabb") == 0 ? COL_MESH_CULL_AABB
                                                    : COL_MESH_CULL_BOTH;
-        }
-        else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
+        } else if (strcmp(argv[i], "--dump-pairs") == 0 && i + 1 < argc) {
+            dump = fopen(argv[++i], "w");
+            if (dump == NULL) die("cannot write the dump");
+        } else if (strcmp(argv[i], "--split") == 0 && i + 1 < argc) {
             i++;
             opt.split = strcmp(argv[i], "mean") == 0     ? COL_MESH_SPLIT_MEAN
                         : strcmp(argv[i], "median") == 0 ? COL_MESH_SPLIT_MEDIAN

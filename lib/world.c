@@ -12,6 +12,7 @@
 #include "broadphase/sap.h"
 #include "lib/continuous.h"
 #include "lib/interframe.h"
+#include "lib/query_tree.h"
 #include "narrowphase/mesh_collide.h"
 #include "lib/core/fnv.h"
 #include "lib/geometry_data.h"
@@ -159,6 +160,7 @@ void col_world_destroy(col_world *world)
     col_pair_filter_destroy(&w->disabled, &w->alloc);
     col_interframe_destroy(w);
     col_continuous_destroy(w);
+    col_world_query_destroy(w);
     col_results_destroy(&w->results, &w->alloc);
     col_arena_free(&w->alloc, &w->frame_arena);
     col_pose_batch_destroy(&w->poses, &w->alloc);

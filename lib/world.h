@@ -130,6 +130,12 @@ struct col_world {
     col_counters counters;
     struct col_interframe_state *interframe; /* lib/interframe.c; NULL until first used */
     struct col_continuous_state *continuous; /* lib/continuous.c; NULL until first used */
+    /* The world queries' tree (lib/query_tree.h): NULL until the first query; written only
+     * under query_lock, and query_synced (frame + 1 of its last sync, 0: never) tells
+     * readers it is up to date. Query state, not world state: not in the hash. */
+    struct col_query_tree *query_tree;
+    atomic_flag query_lock;
+    _Atomic uint64_t query_synced;
     col_narrow_observer_fn *narrow_observer; /* lib/observe.h; NULL: none */
     void *narrow_observer_ctx;
     char last_error[256];

@@ -41,15 +41,6 @@
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dmin(double a, double b) { return a < b ? a : b; }
 
-/* max |(R^T R - I)_ij| plus its rounding. */
-static double defect(const double *m)
-{
-    double e = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++)
-            e = dmax(e, fabs(m[i] * m[j] + m[3 + i] * m[3 + j] + m[6 + i] * m[6 + j] - (i == j ? 1.0 : 0.0)));
-    return e + 8 * U_RND * (1 + e);
-}
 
 static double extent(const col_mesh *m) { return dmax(col_max_abs(m->aabb_min), col_max_abs(m->aabb_max)); }
 
@@ -63,7 +54,7 @@ void col_bv_frame_setup(col_bv_frame *f, const col_mesh *a, const col_xform *xa,
     f->t[0] = t.x;
     f->t[1] = t.y;
     f->t[2] = t.z;
-    double ea = defect(ra), eb = defect(rb), Aa = extent(a), Ab = extent(b);
+    double ea = col_frame_defect(ra), eb = col_frame_defect(rb), Aa = extent(a), Ab = extent(b);
     double P = col_max_abs(xa->p) + col_max_abs(xb->p);
     double esum = ea + eb + a->frame_defect + b->frame_defect;
     f->D = (256 * U_RND * (Aa + Ab + P) + 32 * esum * (Aa + Ab)) * (1 + 16 * U_RND);

@@ -692,7 +692,7 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
         double s = mm_node_gap(x, stack[sp][0], stack[sp][1]);
         if (s > 0) {
             /* the gap is the least bound over the pruned pairs: a pair that would lower
-             * it gets the best of its axes (both are certified bounds: keep the larger) */
+             * it gets the best of its axes */
             if (s < x->gap) s = dmax(s, mm_sep(x, na, nb, true));
             x->gap = dmin(x->gap, s);
             continue;

@@ -368,24 +368,30 @@ static double mm_leaf(void *vctx, const col_mesh_node *la, const col_mesh_node *
     return out->distance > 0.0 ? out->distance : -INFINITY;
 }
 
+/* The distance traversal with the node bounds pb (its margin set here); out initialized. */
+static void mm_distance(pair_bounds *pb, const col_xform *xa, const col_xform *xb, col_mesh_closest *out)
+{
+    mm_ctx ctx;
+    ctx.a = pb->a;
+    ctx.b = pb->b;
+    ctx.xa = xa;
+    ctx.xb = xb;
+    ctx.out = out;
+    ctx.margin = rounding_margin(mesh_size(pb->a, xa) + mesh_size(pb->b, xb));
+    for (int i = 0; i < LEAF_CACHE; i++) ctx.cache_a[i].node = ctx.cache_b[i].node = -1;
+    int32_t np;
+    pb->margin = ctx.margin;
+    traverse_pair(pb, INFINITY, mm_leaf, &ctx, &np);
+    out->node_pairs = np;
+}
+
 void col_mesh_mesh_distance_obb(const col_mesh *a, const col_xform *xa, const col_mesh_obb *oa, const col_mesh *b,
                                 const col_xform *xb, const col_mesh_obb *ob, col_mesh_closest *out)
 {
     if (oa == NULL || ob == NULL) oa = ob = NULL;
     closest_init(out);
     pair_bounds pb = {a, b, {relative(xa, xb), relative(xb, xa)}, oa, ob, 0.0, NULL, NULL};
-    mm_ctx ctx;
-    ctx.a = a;
-    ctx.b = b;
-    ctx.xa = xa;
-    ctx.xb = xb;
-    ctx.out = out;
-    ctx.margin = rounding_margin(mesh_size(a, xa) + mesh_size(b, xb));
-    for (int i = 0; i < LEAF_CACHE; i++) ctx.cache_a[i].node = ctx.cache_b[i].node = -1;
-    int32_t np;
-    pb.margin = ctx.margin;
-    traverse_pair(&pb, INFINITY, mm_leaf, &ctx, &np);
-    out->node_pairs = np;
+    mm_distance(&pb, xa, xb, out);
 }
 
 typedef struct mc_ctx {
@@ -818,18 +824,7 @@ void col_mesh_mesh_distance_bound(const col_mesh *a, const col_xform *xa, const 
     col_bv_frame_setup(&bvf, a, xa, b, xb);
     pair_bounds pb = {a, b, {relative(xa, xb), relative(xb, xa)}, NULL, NULL, 0.0, &bvf,
                       bound == COL_MESH_BOUND_BOX_RSS ? out : NULL};
-    mm_ctx ctx;
-    ctx.a = a;
-    ctx.b = b;
-    ctx.xa = xa;
-    ctx.xb = xb;
-    ctx.out = out;
-    ctx.margin = rounding_margin(mesh_size(a, xa) + mesh_size(b, xb));
-    pb.margin = ctx.margin;
-    for (int i = 0; i < LEAF_CACHE; i++) ctx.cache_a[i].node = ctx.cache_b[i].node = -1;
-    int32_t np;
-    traverse_pair(&pb, INFINITY, mm_leaf, &ctx, &np);
-    out->node_pairs = np;
+    mm_distance(&pb, xa, xb, out);
 }
 
 /* ---- oriented boxes per node (the layout experiment) ---- */

@@ -40,7 +40,7 @@ step "meson install" meson install -C "$tmp/build"
 incdir=$prefix/include/colibri
 [ -d "$incdir" ] || fail "no $incdir"
 got=$(cd "$incdir" && for f in * .[!.]*; do [ -e "$f" ] && printf '%s\n' "$f"; done | sort | tr '\n' ' ')
-want="base.h colibri.h id.h io.h query.h record.h shape.h types.h vecmath.h "
+want="base.h colibri.h id.h io.h query.h record.h shape.h types.h vecmath.h worldquery.h "
 [ "$got" = "$want" ] || fail "installed headers are '$got', want '$want'"
 
 # Libraries: the libdir is distribution-specific (lib, lib64, lib/x86_64-linux-gnu), so

@@ -242,7 +242,7 @@ static bool takes_mutable_world(const char *call)
         "col_shape_create_sphere", "col_shape_create_capsule", "col_shape_create_compound", "col_shape_destroy",
         "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
         "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",  "col_recorder_open",
-        "col_recorder_frame",     "col_shape_create_mesh",
+        "col_recorder_frame",     "col_shape_create_mesh",   "col_world_prepare_queries",
     };
     size_t n = strcspn(call, "( ");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -3643,6 +3643,221 @@ static void recorder_close_null(fx *f)
     EXPECT_NOWORLD(f, COL_OK, col_recorder_close(NULL));
 }
 
+/* ---- the world queries (worldquery.h) ---- */
+
+/* Every world query with the vector argument k (0 origin, 1 translation, 2 box lo, 3 box
+ * hi, 4 the shape's pose position) component c set to v must answer want. */
+static void wq_refuse_vector(fx *f, double v, col_status want, col_status want_quat)
+{
+    col_ray_hit hit, hits[4];
+    bool found = true;
+    int n = 7;
+    col_body_id ids[4];
+    for (int c = 0; c < 3; c++) {
+        col_vec3 bad = col_vec3_make(0, 0, 0), one = col_vec3_make(1, 0, 0);
+        double *b = c == 0 ? &bad.x : c == 1 ? &bad.y : &bad.z;
+        *b = v;
+        EXPECT(f, want, col_world_cast_ray(f->w, bad, one, NULL, &hit, &found));
+        HOLDS(f, !found && hit.fraction == 0.0);
+        EXPECT(f, want, col_world_cast_ray(f->w, one, bad, NULL, &hit, &found));
+        EXPECT(f, want, col_world_cast_ray_any(f->w, bad, one, NULL, &hit, &found));
+        EXPECT(f, want, col_world_cast_ray_any(f->w, one, bad, NULL, &hit, &found));
+        EXPECT(f, want, col_world_cast_ray_all(f->w, bad, one, NULL, hits, 4, &n));
+        HOLDS(f, n == 0);
+        EXPECT(f, want, col_world_cast_ray_all(f->w, one, bad, NULL, hits, 4, &n));
+        col_vec3 lo = col_vec3_make(-1, -1, -1), hi = col_vec3_make(1, 1, 1);
+        double *l = c == 0 ? &lo.x : c == 1 ? &lo.y : &lo.z, *h = c == 0 ? &hi.x : c == 1 ? &hi.y : &hi.z;
+        double keep = *l;
+        *l = v;
+        EXPECT(f, want, col_world_overlap_box(f->w, lo, hi, NULL, ids, 4, &n));
+        *l = keep;
+        *h = v;
+        EXPECT(f, want, col_world_overlap_box(f->w, lo, hi, NULL, ids, 4, &n));
+    }
+    for (int k = 0; k < 7; k++)
+        EXPECT(f, k < 3 ? want : want_quat, col_world_overlap_shape(f->w, f->gball, pose_with(k, v), NULL, ids, 4, &n));
+}
+
+static void world_queries_nan(fx *f) { wq_refuse_vector(f, NAN, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE); }
+static void world_queries_inf(fx *f)
+{
+    wq_refuse_vector(f, INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+    wq_refuse_vector(f, -INFINITY, COL_ERR_NOT_FINITE, COL_ERR_NOT_FINITE);
+}
+
+/* Beyond COL_MAX_COORD refused (also an end point origin + translation beyond it); at it,
+ * accepted, and the answers are what the arithmetic says. */
+static void world_queries_huge(fx *f)
+{
+    const double beyond[] = {nextafter(COL_MAX_COORD, INFINITY), 2e15, 1e300, DBL_MAX, -DBL_MAX};
+    for (int i = 0; i < 5; i++) wq_refuse_vector(f, beyond[i], COL_ERR_NOT_FINITE, COL_ERR_BAD_QUATERNION);
+    col_ray_hit hit;
+    bool found;
+    EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_ray(f->w, col_vec3_make(COL_MAX_COORD, 0, 0),
+                                                     col_vec3_make(COL_MAX_COORD, 0, 0), NULL, &hit, &found));
+    /* from the edge of the range to the origin: meets a's box (x from -0.9) at its face */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-COL_MAX_COORD, 0, 0), col_vec3_make(COL_MAX_COORD, 0, 0),
+                                         NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction > 0.999999 && hit.fraction < 1.0);
+    col_body_id ids[8];
+    int n;
+    EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(-COL_MAX_COORD, -COL_MAX_COORD, -COL_MAX_COORD),
+                                            col_vec3_make(COL_MAX_COORD, COL_MAX_COORD, COL_MAX_COORD), NULL, ids, 8, &n));
+    HOLDS(f, n == 4); /* a, b, st, d */
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gball, at(COL_MAX_COORD, 0, 0), NULL, ids, 8, &n));
+    HOLDS(f, n == 0);
+}
+
+/* Tiny origins and translations: accepted, answered as the arithmetic says. */
+static void world_queries_tiny(fx *f)
+{
+    col_ray_hit hit;
+    bool found;
+    col_body_id ids[8];
+    int n;
+    for (size_t i = 0; i < sizeof tiny_values / sizeof tiny_values[0]; i++) {
+        double v = tiny_values[i];
+        /* inside a (the origin is inside its box): fraction 0 */
+        EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(v, v, v), col_vec3_make(v, 0, 0), NULL, &hit, &found));
+        HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0);
+        EXPECT(f, COL_OK, col_world_cast_ray_any(f->w, col_vec3_make(0, 20, 0), col_vec3_make(v, v, v), NULL, &hit, &found));
+        HOLDS(f, !found);
+        EXPECT(f, COL_OK, col_world_cast_ray_all(f->w, col_vec3_make(0, 0, 3), col_vec3_make(0, 0, v), NULL, NULL, 0, &n));
+        HOLDS(f, n == 0);
+        EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(v, v, v), col_vec3_make(fabs(v), fabs(v), fabs(v)),
+                                                NULL, ids, 8, &n));
+        HOLDS(f, n == 1 && ids[0].index1 == f->a.index1);
+    }
+}
+
+/* Capacities: negative refused; 0 and too small give the count. */
+static void world_queries_count(fx *f)
+{
+    col_ray_hit hits[2];
+    col_body_id ids[2];
+    int n = 7;
+    const int bad[] = {-1, INT_MIN};
+    for (int i = 0; i < 2; i++) {
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(f->w, col_vec3_make(-3, 0.1, 0),
+                                                                   col_vec3_make(20, 0, 0), NULL, hits, bad[i], &n));
+        HOLDS(f, n == 0);
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(f->w, col_vec3_make(-20, -20, -20),
+                                                                  col_vec3_make(20, 20, 20), NULL, ids, bad[i], &n));
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+               col_world_overlap_shape(f->w, f->gbox, at(0, 0, 0), NULL, ids, bad[i], &n));
+    }
+    /* the ray along y = 0.1 through a, b and st: three hits, two slots */
+    EXPECT(f, COL_OK, col_world_cast_ray_all(f->w, col_vec3_make(-3, 0.1, 0), col_vec3_make(20, 0, 0), NULL, NULL, 0, &n));
+    HOLDS(f, n == 3);
+    EXPECT(f, COL_OK, col_world_cast_ray_all(f->w, col_vec3_make(-3, 0.1, 0), col_vec3_make(20, 0, 0), NULL, hits, 2, &n));
+    HOLDS(f, n == 3 && hits[0].body.index1 == f->a.index1 && hits[1].body.index1 == f->b.index1);
+    EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(-20, -20, -20), col_vec3_make(20, 20, 20), NULL, ids, 2, &n));
+    HOLDS(f, n == 4 && ids[0].index1 < ids[1].index1);
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gbox, at(0.5, 0, 0), NULL, NULL, 0, &n));
+    HOLDS(f, n == 2); /* a and b */
+}
+
+static void world_queries_null(fx *f)
+{
+    col_ray_hit hit, hits[2];
+    bool found;
+    col_body_id ids[2];
+    int n;
+    col_vec3 o = col_vec3_make(-3, 0, 0), d = col_vec3_make(6, 0, 0);
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray(NULL, o, d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray(f->w, o, d, NULL, NULL, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray(f->w, o, d, NULL, &hit, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_any(NULL, o, d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_any(f->w, o, d, NULL, NULL, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_any(f->w, o, d, NULL, &hit, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(NULL, o, d, NULL, hits, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(f->w, o, d, NULL, NULL, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_ray_all(f->w, o, d, NULL, hits, 2, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(NULL, o, d, NULL, ids, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(f->w, o, d, NULL, NULL, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_box(f->w, o, d, NULL, ids, 2, NULL));
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(NULL, f->gbox, at(0, 0, 0), NULL, ids, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(f->w, NULL, at(0, 0, 0), NULL, ids, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(f->w, f->gbox, at(0, 0, 0), NULL, NULL, 2, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_overlap_shape(f->w, f->gbox, at(0, 0, 0), NULL, ids, 2, NULL));
+    /* a NULL filter is every body; a filter with a NULL callback too */
+    col_query_filter every = col_default_query_filter();
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, o, d, &every, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1);
+}
+
+static void prepare_queries_null(fx *f)
+{
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_prepare_queries(NULL));
+    EXPECT(f, COL_OK, col_world_prepare_queries(f->w));
+}
+
+static bool wq_skip_a(col_body_id body, void *user_data, void *ctx)
+{
+    (void)user_data;
+    return body.index1 != ((const col_body_id *)ctx)->index1;
+}
+
+/* Zero-length rays, rays along faces, a point box, a world changed since its update,
+ * filters that drop everything: accepted and answered as the geometry says. */
+static void world_queries_degenerate(fx *f)
+{
+    col_ray_hit hit;
+    bool found;
+    col_body_id ids[8];
+    int n;
+    /* a is the box [-0.9, 1.1] x [-1, 1] x [-1, 1] */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(0, 0, 0), col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.fraction == 0.0 && hit.normal.x == 0.0 && hit.normal.y == 0.0 && hit.normal.z == 0.0);
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-0.9, 1, 1), col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1); /* a corner, touching */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-0.9, 1, nextafter(1.0, 2.0)), col_vec3_make(0, 0, 0),
+                                         NULL, &hit, &found));
+    HOLDS(f, !found);
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-3, -1, 1), col_vec3_make(0, 2, 0), NULL, &hit, &found));
+    HOLDS(f, !found); /* along x = -3: nothing */
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-0.9, -3, 1), col_vec3_make(0, 6, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1); /* along a's edge */
+    EXPECT(f, COL_OK, col_world_overlap_box(f->w, col_vec3_make(-0.9, 1, 1), col_vec3_make(-0.9, 1, 1), NULL, ids, 8, &n));
+    HOLDS(f, n == 1 && ids[0].index1 == f->a.index1); /* a point box on a's corner */
+    /* a filter that drops every body, and a callback that drops a */
+    col_query_filter none = col_default_query_filter();
+    none.mask = 0;
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-3, 0, 0), col_vec3_make(6, 0, 0), &none, &hit, &found));
+    HOLDS(f, !found);
+    col_query_filter no_a = col_default_query_filter();
+    no_a.fn = wq_skip_a, no_a.ctx = &f->a;
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(-3, 0.1, 0), col_vec3_make(20, 0, 0), &no_a, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->b.index1);
+    /* the shape at a body's own pose, and exactly touching a's face from outside */
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gbox, at(10, 0, 0), NULL, ids, 8, &n));
+    HOLDS(f, n == 1 && ids[0].index1 == f->st.index1);
+    EXPECT(f, COL_OK, col_world_overlap_shape(f->w, f->gbox, at(0.1, 0, -2), NULL, ids, 8, &n));
+    HOLDS(f, n == 1 && ids[0].index1 == f->a.index1); /* face on face */
+    /* a world changed since its update: the set poses count */
+    assert_int_equal(col_body_set_pose(f->w, f->a, at(0.1, 0, 50)), COL_OK);
+    f->hash = col_world_hash(f->w);
+    EXPECT(f, COL_OK, col_world_cast_ray(f->w, col_vec3_make(0, 0, 40), col_vec3_make(0, 0, 20), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.45);
+}
+
+/* Bad quaternions in the shape's pose; a box whose lo is above its hi. */
+static void world_queries_other(fx *f)
+{
+    col_body_id ids[4];
+    int n;
+    col_transform p = at(0, 0, 0);
+    const col_quat bad[] = {{0, 0, 0, 0}, {0, 0, 0, 2}, {0.5, 0.5, 0.5, 0.4}};
+    for (int i = 0; i < 3; i++) {
+        p.q = bad[i];
+        EXPECT(f, COL_ERR_BAD_QUATERNION, col_world_overlap_shape(f->w, f->gbox, p, NULL, ids, 4, &n));
+    }
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+           col_world_overlap_box(f->w, col_vec3_make(1, 0, 0), col_vec3_make(0, 1, 1), NULL, ids, 4, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+           col_world_overlap_box(f->w, col_vec3_make(0, 0, 1), col_vec3_make(1, 1, nextafter(1.0, 0.0)), NULL, ids, 4, &n));
+}
+
 /* ---- the table: every public function x every class of bad input ---- */
 
 enum { C_NAN, C_INF, C_HUGE, C_TINY, C_COUNT, C_NULL, C_ID, C_DEGEN, C_OTHER, NCOL };
@@ -3855,6 +4070,7 @@ static const char NA_FROMWORLD[] = "poses come from the world, which refuses the
 static const char NA_GEOMNUM[] = "a geometry: its numbers were checked when it was made";
 static const char NA_GEOMIDS[] = "takes geometries, not ids";
 static const char NA_NOID_FREE[] = "no id";
+static const char NA_QUERYIDS[] = "takes no id (reports live bodies' ids)";
 
 static const cell cells[] = {
     T(col_status_string, C_OTHER, status_string_other),
@@ -4266,6 +4482,55 @@ static const cell cells[] = {
     T(col_recorder_frame, C_DEGEN, recorder_frame_degenerate),
     T(col_recorder_frame, C_OTHER, recorder_open_other),
     T(col_recorder_close, C_NULL, recorder_close_null),
+    NA_ALL_BUT(col_default_query_filter, NA_NOARG),
+    T(col_world_cast_ray, C_NAN, world_queries_nan),
+    T(col_world_cast_ray, C_INF, world_queries_inf),
+    T(col_world_cast_ray, C_HUGE, world_queries_huge),
+    T(col_world_cast_ray, C_TINY, world_queries_tiny),
+    NA(col_world_cast_ray, C_COUNT, NA_NOCOUNT),
+    T(col_world_cast_ray, C_NULL, world_queries_null),
+    NA(col_world_cast_ray, C_ID, NA_QUERYIDS),
+    T(col_world_cast_ray, C_DEGEN, world_queries_degenerate),
+    NA(col_world_cast_ray, C_OTHER, NA_NOENUM),
+    T(col_world_cast_ray_any, C_NAN, world_queries_nan),
+    T(col_world_cast_ray_any, C_INF, world_queries_inf),
+    T(col_world_cast_ray_any, C_HUGE, world_queries_huge),
+    T(col_world_cast_ray_any, C_TINY, world_queries_tiny),
+    NA(col_world_cast_ray_any, C_COUNT, NA_NOCOUNT),
+    T(col_world_cast_ray_any, C_NULL, world_queries_null),
+    NA(col_world_cast_ray_any, C_ID, NA_QUERYIDS),
+    T(col_world_cast_ray_any, C_DEGEN, world_queries_degenerate),
+    NA(col_world_cast_ray_any, C_OTHER, NA_NOENUM),
+    T(col_world_cast_ray_all, C_NAN, world_queries_nan),
+    T(col_world_cast_ray_all, C_INF, world_queries_inf),
+    T(col_world_cast_ray_all, C_HUGE, world_queries_huge),
+    T(col_world_cast_ray_all, C_TINY, world_queries_tiny),
+    T(col_world_cast_ray_all, C_COUNT, world_queries_count),
+    T(col_world_cast_ray_all, C_NULL, world_queries_null),
+    NA(col_world_cast_ray_all, C_ID, NA_QUERYIDS),
+    T(col_world_cast_ray_all, C_DEGEN, world_queries_degenerate),
+    NA(col_world_cast_ray_all, C_OTHER, NA_NOENUM),
+    T(col_world_overlap_box, C_NAN, world_queries_nan),
+    T(col_world_overlap_box, C_INF, world_queries_inf),
+    T(col_world_overlap_box, C_HUGE, world_queries_huge),
+    T(col_world_overlap_box, C_TINY, world_queries_tiny),
+    T(col_world_overlap_box, C_COUNT, world_queries_count),
+    T(col_world_overlap_box, C_NULL, world_queries_null),
+    NA(col_world_overlap_box, C_ID, NA_QUERYIDS),
+    T(col_world_overlap_box, C_DEGEN, world_queries_degenerate),
+    T(col_world_overlap_box, C_OTHER, world_queries_other),
+    T(col_world_overlap_shape, C_NAN, world_queries_nan),
+    T(col_world_overlap_shape, C_INF, world_queries_inf),
+    T(col_world_overlap_shape, C_HUGE, world_queries_huge),
+    NA(col_world_overlap_shape, C_TINY, NA_GEOMNUM),
+    T(col_world_overlap_shape, C_COUNT, world_queries_count),
+    T(col_world_overlap_shape, C_NULL, world_queries_null),
+    NA(col_world_overlap_shape, C_ID, NA_QUERYIDS),
+    T(col_world_overlap_shape, C_DEGEN, world_queries_degenerate),
+    T(col_world_overlap_shape, C_OTHER, world_queries_other),
+    T(col_world_prepare_queries, C_NULL, prepare_queries_null),
+    NA_ALL_BUT(col_world_prepare_queries, NA_WORLD),
+
     T(col_recorder_close, C_OTHER, recorder_open_other),
     NA_ALL_BUT(col_recorder_close, "takes the recorder only"),
 };
@@ -4290,7 +4555,9 @@ static const char *const entries[] = {
     "col_geometry_create_compound", "col_default_mesh_def", "col_geometry_create_mesh", "col_geometry_clone",
     "col_geometry_destroy", "col_geometry_get_info", "col_geometry_get_mesh", "col_geometry_get_piece", "col_vec3_make", "col_quat_identity", "col_quat_mul", "col_transform_identity",
     "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
-    "col_recorder_open", "col_recorder_frame", "col_recorder_close"};
+    "col_recorder_open", "col_recorder_frame", "col_recorder_close", "col_default_query_filter", "col_world_cast_ray",
+    "col_world_cast_ray_any", "col_world_cast_ray_all", "col_world_overlap_box", "col_world_overlap_shape",
+    "col_world_prepare_queries"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

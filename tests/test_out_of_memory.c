@@ -660,6 +660,113 @@ static void test_every_allocation_world_free(void **state)
     col_geometry_destroy(ref);
 }
 
+/* A small open wavy patch of 2 n^2 triangles, and a point triangle (degenerate). */
+#define OOM_MESH_N 6
+static col_mesh_def oom_mesh(col_vec3 *v, uint32_t *t)
+{
+    const int n = OOM_MESH_N;
+    int nv = 0, nt = 0;
+    for (int i = 0; i <= n; i++)
+        for (int j = 0; j <= n; j++) v[nv++] = col_vec3_make(i * 0.5 - 1.5, j * 0.5 - 1.5, 0.1 * ((i * 7 + j * 3) % 5));
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n; j++) {
+            uint32_t a = (uint32_t)(i * (n + 1) + j), b = a + 1, c = a + (uint32_t)(n + 1), d = c + 1;
+            const uint32_t q[6] = {a, b, d, a, d, c};
+            memcpy(&t[3 * nt], q, sizeof q);
+            nt += 2;
+        }
+    t[3 * nt] = t[3 * nt + 1] = t[3 * nt + 2] = 0;
+    nt++;
+    col_mesh_def def = col_default_mesh_def();
+    def.vertices = v;
+    def.vertex_count = nv;
+    def.indices = t;
+    def.triangle_count = nt;
+    return def;
+}
+
+/* col_shape_create_mesh in a world of every other kind, its Nth allocation failing, for
+ * every N: OUT_OF_MEMORY with a message, a null id and the hash unchanged; the world still
+ * updates, the retried call succeeds, its body collides with the box lying on it, and
+ * every block comes back. Then the world-free col_geometry_create_mesh and the clone of
+ * a mesh, each allocation failed in turn. */
+static void test_every_allocation_mesh(void **state)
+{
+    (void)state;
+    col_vec3 v[(OOM_MESH_N + 1) * (OOM_MESH_N + 1)];
+    uint32_t t[3 * (2 * OOM_MESH_N * OOM_MESH_N + 1)];
+    col_mesh_def def = oom_mesh(v, t);
+    long n = 1, per_call = -1;
+    for (;; n++) {
+        counting_alloc ca = {0};
+        col_shape_id shapes[4];
+        col_world *w = shape_world(&ca, shapes);
+        uint64_t h = col_world_hash(w);
+        long before = ca.attempts;
+        ca.fail_attempt = before + n;
+        col_shape_id s = {7, 7, 7};
+        w->last_error[0] = '\0';
+        col_status st = col_shape_create_mesh(w, &def, &s);
+        bool injected = ca.attempts >= before + n;
+        ca.fail_attempt = 0;
+        if (!injected) {
+            assert_int_equal(st, COL_OK);
+            per_call = ca.attempts - before;
+            col_world_destroy(w);
+            assert_int_equal(ca.allocs, ca.frees);
+            break;
+        }
+        if (st != COL_ERR_OUT_OF_MEMORY) fail_msg("allocation %ld failed: the call returned %s", n, col_status_string(st));
+        if (w->last_error[0] == '\0') fail_msg("allocation %ld failed without a message", n);
+        assert_true(col_shape_id_is_null(s));
+        if (col_world_hash(w) != h) fail_msg("allocation %ld failed and changed the world", n);
+        assert_int_equal(col_world_update(w), COL_OK);
+        assert_int_equal(col_shape_create_mesh(w, &def, &s), COL_OK);
+        col_body_def d = col_default_body_def();
+        d.shape = s;
+        d.pose = at(0, 0, -0.5); /* the box of body 0 (half height 0.25) meets the patch */
+        col_body_id b;
+        assert_int_equal(col_body_create(w, &d, &b), COL_OK);
+        assert_int_equal(col_world_update(w), COL_OK);
+        col_pair_events ev = col_world_get_pair_events(w);
+        bool mesh_pair = false;
+        for (int i = 0; i < ev.pair_count; i++)
+            mesh_pair = mesh_pair || col_body_id_equals(ev.pairs[i].a, b) || col_body_id_equals(ev.pairs[i].b, b);
+        assert_true(mesh_pair);
+        col_world_destroy(w);
+        if (ca.allocs != ca.frees) fail_msg("allocation %ld failed: %ld blocks leaked", n, ca.allocs - ca.frees);
+    }
+    print_message("col_shape_create_mesh: %ld allocations, each failed once\n", per_call);
+    assert_true(per_call >= 2);
+    col_geometry *ref = NULL;
+    assert_int_equal(col_geometry_create_mesh(NULL, &def, &ref, NULL), COL_OK);
+    long counts[2] = {0, 0};
+    for (int which = 0; which < 2; which++)
+        for (long k = 1;; k++) {
+            counting_alloc ca = {0};
+            ca.fail_attempt = k;
+            col_allocator hooks = counting_hooks(&ca);
+            col_error err = {""};
+            col_geometry *g = (col_geometry *)(void *)&err;
+            col_status st = which == 0 ? col_geometry_create_mesh(&hooks, &def, &g, &err) : col_geometry_clone(&hooks, ref, &g, &err);
+            if (ca.attempts < k) {
+                assert_int_equal(st, COL_OK);
+                counts[which] = ca.attempts;
+                col_shape_info info;
+                assert_int_equal(col_geometry_get_info(g, &info), COL_OK);
+                assert_int_equal(info.triangle_count, def.triangle_count);
+                col_geometry_destroy(g);
+                assert_int_equal(ca.allocs, ca.frees);
+                break;
+            }
+            if (st != COL_ERR_OUT_OF_MEMORY) fail_msg("call %d, allocation %ld: %s", which, k, col_status_string(st));
+            if (g != NULL || err.message[0] == '\0') fail_msg("call %d, allocation %ld: *out set or no message", which, k);
+            if (ca.allocs != ca.frees) fail_msg("call %d, allocation %ld: %ld blocks leaked", which, k, ca.allocs - ca.frees);
+        }
+    print_message("col_geometry_create_mesh: %ld allocations; clone of a mesh: %ld\n", counts[0], counts[1]);
+    col_geometry_destroy(ref);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -671,6 +778,7 @@ int main(void)
         cmocka_unit_test(test_every_allocation_shape_compound),
         cmocka_unit_test(test_every_allocation_shape_from_geometry),
         cmocka_unit_test(test_every_allocation_world_free),
+        cmocka_unit_test(test_every_allocation_mesh),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -17,6 +17,7 @@
 #include "colibri/shape.h"
 #include "colibri/types.h"
 #include "colibri/vecmath.h"
+#include "colibri/worldquery.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -37,11 +37,8 @@
 #ifndef COL_HULL_FLAT_EPS
 #define COL_HULL_FLAT_EPS 1e-9
 #endif
-/* Containment and planarity tolerance of the final check, relative to L (faces measured
- * planar to ~2e-14 L with qhull's normals). */
-#ifndef COL_HULL_CHECK_EPS
-#define COL_HULL_CHECK_EPS 1e-10
-#endif
+/* COL_HULL_CHECK_EPS (hull.h): containment and planarity tolerance of the final check,
+ * relative to L (faces measured planar to ~2e-14 L with qhull's normals). */
 #define COL_HULL_MAX_SCRATCH 10
 
 _Static_assert(sizeof(coordT) == sizeof(double), "qhull must be built with double coordinates");

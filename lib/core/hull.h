@@ -26,6 +26,13 @@
 
 struct col_alloc;
 
+/* What a built hull promises about its planes: every input point x (so every vertex)
+ * satisfies n.x <= d + COL_HULL_CHECK_EPS * L for every face plane (n, d), L the distance
+ * of two input points (so L <= 2 radius), up to the rounding of those dot products; hull.c
+ * checks it and fails the build otherwise. Ray casts (narrowphase/ray.c) widen the planes
+ * by it before they call a ray a miss. */
+#define COL_HULL_CHECK_EPS 1e-10
+
 typedef struct col_plane {
     col_vec3 n; /* unit outward normal */
     double d;   /* n . x <= d for every point x of the hull (within rounding) */

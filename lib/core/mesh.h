@@ -19,6 +19,8 @@
 #ifndef COLIBRI_LIB_CORE_MESH_H
 #define COLIBRI_LIB_CORE_MESH_H
 
+#include <float.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -109,8 +111,23 @@ static inline size_t col_mesh_bytes(const col_mesh *m)
     return m->block_size;
 }
 
+/* max |(A^T A - I)_ij| of the 3x3 matrix m (row-major, entries at most about 1 in size),
+ * plus a bound on its own rounding: what the proofs of lib/core/mesh_bv.c and
+ * narrowphase/mesh_bv_bound.c call a frame's defect e. */
+static inline double col_frame_defect(const double *m)
+{
+    double e = 0;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) {
+            double s = fabs(m[i] * m[j] + m[3 + i] * m[3 + j] + m[6 + i] * m[6 + j] - (i == j ? 1.0 : 0.0));
+            e = s > e ? s : e;
+        }
+    return e + 8 * (DBL_EPSILON / 2) * (1 + e);
+}
+
 /* Fills m->bvs and m->frame_defect from the built tree (col_mesh_build calls it); its
- * scratch (80 bytes a node) from a; OUT_OF_MEMORY leaves m->bvs unfinished. */
+ * scratch (80 bytes a node and 72 a triangle) from a; OUT_OF_MEMORY leaves m->bvs
+ * unfinished. */
 col_status col_mesh_fit_bvs(struct col_alloc *a, col_mesh *m);
 
 /* Node i's rectangle swept sphere in the mesh's local frame, for users that want it as

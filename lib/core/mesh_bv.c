@@ -10,7 +10,7 @@
  * triangles, the volumes being convex) lies in the real sets the stored doubles define,
  * whatever the rounding. The proof, for a node whose vertices have |v|_inf <= V:
  * - A (the stored matrix, columns a_k) is not exactly orthonormal. E = A^T A - I, and e
- *   bounds |E_ij| (frame_defect: the computed entries plus their rounding, as for a pose
+ *   bounds |E_ij| (col_frame_defect of mesh.h: the computed entries plus their rounding, as for a pose
  *   in narrowphase/mesh_collide.c); a frame with e > 1e-8 is replaced by the identity (e
  *   = 0). ||E||_2 <= ||E||_F <= 3e, so sigma_max(A) <= sqrt(1 + 3e) <= 1 + 2e.
  * - A vertex's frame coordinates are t = A^{-1} v (exact, real); we compute q =
@@ -49,17 +49,6 @@
 static inline double dmax(double a, double b) { return a > b ? a : b; }
 static inline double dmin(double a, double b) { return a < b ? a : b; }
 
-/* max |(A^T A - I)_ij| plus its rounding (entries of A at most 1 + small). */
-static double frame_defect(const double *m)
-{
-    double e = 0;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            double s = m[i] * m[j] + m[3 + i] * m[3 + j] + m[6 + i] * m[6 + j] - (i == j ? 1.0 : 0.0);
-            e = dmax(e, fabs(s));
-        }
-    return e + 8 * U_RND * (1 + e);
-}
 
 /* Eigenvectors of the symmetric 3x3 matrix c (row-major), by cyclic Jacobi rotations
  * (Golub & Van Loan, Matrix Computations, 8.5): the columns of v, in order of decreasing
@@ -186,7 +175,7 @@ static void fit_frame(const moments *mo, double A[9], double *e)
     const double F[9] = {a0.x, a1.x, a2.x, a0.y, a1.y, a2.y, a0.z, a1.z, a2.z};
     bool finite = true;
     for (int k = 0; k < 9; k++) finite = finite && isfinite(F[k]);
-    double d = finite ? frame_defect(F) : HUGE_VAL;
+    double d = finite ? col_frame_defect(F) : HUGE_VAL;
     if (!(d <= 1e-8)) {
         for (int k = 0; k < 9; k++) A[k] = k % 4 == 0 ? 1.0 : 0.0;
         *e = 0; /* the identity is exactly orthonormal */
@@ -199,15 +188,21 @@ static void fit_frame(const moments *mo, double A[9], double *e)
 static inline double next_down(double x) { return nextafter(x, -HUGE_VAL); }
 static inline double next_up(double x) { return nextafter(x, HUGE_VAL); }
 
-/* Nodes of at most this many triangles fit their volumes to their vertices; larger ones
- * to their two children's boxes (the 16 corners), which contain the children's
- * triangles: linear work per tree level becomes linear work in all (the build of 10^6
- * triangles stays within seconds), the upper nodes a little looser. */
-enum { FIT_DIRECT = 16 };
-
 /* The box and rectangle swept sphere of the points q[0..n) (already in frame A's
  * coordinates, q = fl(A^T p)), with delta bounding |t - q| componentwise for the real
  * frame coordinates t of the points to be contained (the header comment). */
+static void fit_box(double lo[3], double hi[3], double delta, col_mesh_bv *bv, double *Q)
+{
+    *Q = 0;
+    for (int k = 0; k < 3; k++) {
+        lo[k] = next_down(lo[k] - delta);
+        hi[k] = next_up(hi[k] + delta);
+        bv->c[k] = 0.5 * (lo[k] + hi[k]);
+        bv->h[k] = next_up(dmax(hi[k] - bv->c[k], bv->c[k] - lo[k]));
+        *Q = dmax(*Q, dmax(fabs(lo[k]), fabs(hi[k])));
+    }
+}
+
 static void fit_volumes(const col_vec3 *qs, int n, double delta, double e, col_mesh_bv *bv)
 {
     double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
@@ -218,14 +213,8 @@ static void fit_volumes(const col_vec3 *qs, int n, double delta, double e, col_m
             hi[k] = dmax(hi[k], qq[k]);
         }
     }
-    double Q = 0;
-    for (int k = 0; k < 3; k++) {
-        lo[k] = next_down(lo[k] - delta);
-        hi[k] = next_up(hi[k] + delta);
-        bv->c[k] = 0.5 * (lo[k] + hi[k]);
-        bv->h[k] = next_up(dmax(hi[k] - bv->c[k], bv->c[k] - lo[k]));
-        Q = dmax(Q, dmax(fabs(lo[k]), fabs(hi[k])));
-    }
+    double Q;
+    fit_box(lo, hi, delta, bv, &Q);
     /* The rectangle (the paper's heuristic): a point at height dz off the mid plane is
      * covered by the half thickness rr within sqrt(rr^2 - dz^2) of the rectangle's edge. */
     const double rr = bv->h[2];
@@ -261,50 +250,37 @@ static void fit_volumes(const col_vec3 *qs, int n, double delta, double e, col_m
     bv->r = next_up(rt * (1 + 2 * e) * (1 + 16 * U_RND));
 }
 
-/* The node's points in its frame: its vertices (small nodes), or its children's box
- * corners, each computed as fl(A_c fl(c + s h)) within eps of the real corner; returns
- * the count, *V the largest |coordinate| of the points, *eps that error (0 for
- * vertices). */
-static int node_points(const col_mesh *m, int i, col_vec3 *out, double *V, double *eps)
+/* The frame coordinates q = fl(A^T v) of the vertices of triangles [begin, end) into
+ * out; returns their count, *V the largest |coordinate| of the vertices. */
+static int node_points(const col_mesh *m, const col_mesh_bv *bv, col_vec3 *out, double *V)
 {
-    const col_mesh_node *nd = &m->nodes[i];
-    const col_mesh_bv *bv = &m->bvs[i];
     const col_mat3 *A = &bv->frame;
-    int n = 0;
-    *V = 0;
-    *eps = 0;
-    if (bv->end - bv->begin <= FIT_DIRECT) {
-        const uint32_t *idx = m->tris + 3 * (size_t)bv->begin;
-        for (int k = 0; k < 3 * (bv->end - bv->begin); k++) {
-            col_vec3 v = m->vertices[idx[k]];
-            *V = dmax(*V, col_max_abs(v));
-            out[n++] = col_mat3_tmul(A, v);
-        }
-        return n;
+    const uint32_t *idx = m->tris + 3 * (size_t)bv->begin;
+    const int n = 3 * (bv->end - bv->begin);
+    double v_max = 0;
+    for (int k = 0; k < n; k++) {
+        col_vec3 v = m->vertices[idx[k]];
+        v_max = dmax(v_max, col_max_abs(v));
+        out[k] = col_mat3_tmul(A, v);
     }
-    for (int c = 0; c < 2; c++) {
-        const col_mesh_bv *cb = &m->bvs[nd->child + c];
-        for (int k = 0; k < 8; k++) {
-            col_vec3 s = col_v3(cb->c[0] + (k & 1 ? cb->h[0] : -cb->h[0]), cb->c[1] + (k & 2 ? cb->h[1] : -cb->h[1]),
-                                cb->c[2] + (k & 4 ? cb->h[2] : -cb->h[2]));
-            col_vec3 p = col_mat3_mul(&cb->frame, s);
-            /* fl(c +- h) is within u |c +- h| of the real sum and the product adds gamma_3
-             * |A_c| |s| (|A_c| rows of 1-norm <= 1.8): 8u (|c| + |h|) covers both */
-            *eps = dmax(*eps, 8 * U_RND * (col_max_abs(col_v3(cb->c[0], cb->c[1], cb->c[2])) +
-                                           col_max_abs(col_v3(cb->h[0], cb->h[1], cb->h[2]))));
-            *V = dmax(*V, col_max_abs(p));
-            out[n++] = col_mat3_tmul(A, p);
-        }
-    }
+    *V = v_max;
     return n;
 }
 
 col_status col_mesh_fit_bvs(struct col_alloc *a, col_mesh *m)
 {
     const int nn = m->node_count;
+    /* the frame coordinates of a node's vertices are gathered once into pts (3 per
+     * triangle, the root's the most), then read by the passes of fit_volumes: the build's
+     * work per tree level is one pass over the vertices */
+    const size_t npts = 3 * (size_t)m->triangle_count;
     moments *mo = col_alloc_bytes(a, (size_t)nn * sizeof *mo);
-    if (mo == NULL) return COL_ERR_OUT_OF_MEMORY;
-    col_vec3 pts[3 * FIT_DIRECT > 16 ? 3 * FIT_DIRECT : 16];
+    col_vec3 *pts = col_alloc_bytes(a, npts * sizeof *pts);
+    if (mo == NULL || pts == NULL) {
+        col_free_bytes(a, mo, (size_t)nn * sizeof *mo);
+        col_free_bytes(a, pts, npts * sizeof *pts);
+        return COL_ERR_OUT_OF_MEMORY;
+    }
     double emax = 0;
     /* Children come after their parent in the array, so a backward pass sees both
      * children before the parent; the left child's triangles come first. */
@@ -320,16 +296,14 @@ col_status col_mesh_fit_bvs(struct col_alloc *a, col_mesh *m)
             bv->end = m->bvs[nd->child + 1].end;
             join_moments(&mo[nd->child], &mo[nd->child + 1], &mo[i]);
         }
-        double e, V, eps;
+        double e, V;
         fit_frame(&mo[i], bv->frame.m, &e);
-        int n = node_points(m, i, pts, &V, &eps);
-        /* delta of the header comment for the points, plus the corners' own error carried
-         * by A^{-1} (sigma_max <= 1 + 2e, sqrt(3) from the 2-norm: 2 eps covers it) */
-        double delta = (8 * (U_RND + e) * V + 2 * eps) * (1 + 4 * U_RND);
-        fit_volumes(pts, n, delta, e, bv);
+        int n = node_points(m, bv, pts, &V);
+        fit_volumes(pts, n, 8 * (U_RND + e) * V, e, bv); /* delta: the header comment's */
         emax = dmax(emax, e);
     }
     m->frame_defect = emax;
     col_free_bytes(a, mo, (size_t)nn * sizeof *mo);
+    col_free_bytes(a, pts, npts * sizeof *pts);
     return COL_OK;
 }

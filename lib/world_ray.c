@@ -1,0 +1,272 @@
+/* SPDX-License-Identifier: MIT */
+/* Ray casts against every body (include/colibri/worldquery.h, docs/queries.md): the query
+ * tree (lib/query_tree.h) walked front to back, bodies moved since the last update one by
+ * one from their set poses, each body's pieces or mesh through narrowphase/ray.h. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "colibri/worldquery.h"
+#include "lib/query_tree.h"
+#include "narrowphase/ray.h"
+
+/* ---- rays ---- */
+
+enum { RAY_CLOSEST, RAY_ANY, RAY_ALL };
+
+typedef struct ray_hit_rec {
+    double t;
+    uint32_t slot;
+    int piece;
+    col_vec3 normal;
+} ray_hit_rec;
+
+typedef struct ray_query {
+    const col_world *w;
+    col_ray_seg seg;
+    col_vec3 d;
+    double margin;           /* box tests widened by this (docs/queries.md) */
+    double inv[3];           /* 1 / d per axis (1e300 where |d| < 1e-290: seg_box_enter) */
+    double am[3], ap[3];     /* the origin plus and minus the margin, per axis */
+    const col_query_filter *filter;
+    int mode;
+    bool found, done;
+    ray_hit_rec best;
+    ray_hit_rec *all;        /* RAY_ALL */
+    int count, cap;
+    col_status status;
+} ray_query;
+
+/* Entry parameter of the segment into [lo, hi] widened by the margin; above 1 when it
+ * misses. Branch-free: am and ap are the origin moved by the margin (so l - am is
+ * l - m - a), and an axis the ray does not move along has inv = 1e300, which sends the
+ * slab's two parameters to +-huge (never NaN: the differences are finite) and so keeps
+ * or rejects the ray by the origin's side alone. */
+static inline double seg_box_enter(const ray_query *q, col_vec3 lo, col_vec3 hi)
+{
+    double ta = (lo.x - q->am[0]) * q->inv[0], tb = (hi.x - q->ap[0]) * q->inv[0];
+    double t0 = ta < tb ? ta : tb, t1 = ta < tb ? tb : ta;
+    ta = (lo.y - q->am[1]) * q->inv[1], tb = (hi.y - q->ap[1]) * q->inv[1];
+    double n = ta < tb ? ta : tb, f = ta < tb ? tb : ta;
+    t0 = n > t0 ? n : t0, t1 = f < t1 ? f : t1;
+    ta = (lo.z - q->am[2]) * q->inv[2], tb = (hi.z - q->ap[2]) * q->inv[2];
+    n = ta < tb ? ta : tb, f = ta < tb ? tb : ta;
+    t0 = n > t0 ? n : t0, t1 = f < t1 ? f : t1;
+    t0 = t0 > 0.0 ? t0 : 0.0, t1 = t1 < 1.0 ? t1 : 1.0;
+    return t0 <= t1 ? t0 : 2.0;
+}
+
+static double ray_tmax(const ray_query *q)
+{
+    return q->mode == RAY_CLOSEST && q->found ? q->best.t : 1.0;
+}
+
+static void ray_keep(ray_query *q, const ray_hit_rec *h)
+{
+    if (q->mode == RAY_ALL) {
+        if (q->count == q->cap) {
+            int cap = q->cap ? 2 * q->cap : 16;
+            col_alloc a;
+            col_alloc_init(&a, &q->w->def.allocator);
+            ray_hit_rec *n = col_alloc_bytes(&a, (size_t)cap * sizeof *n);
+            if (n == NULL) {
+                q->status = COL_ERR_OUT_OF_MEMORY, q->done = true;
+                return;
+            }
+            if (q->count) memcpy(n, q->all, (size_t)q->count * sizeof *n);
+            col_free_bytes(&a, q->all, (size_t)q->cap * sizeof *q->all);
+            q->all = n, q->cap = cap;
+        }
+        q->all[q->count++] = *h;
+        q->found = true;
+        return;
+    }
+    if (!q->found || h->t < q->best.t || (h->t == q->best.t && h->slot < q->best.slot)) q->best = *h;
+    q->found = true;
+    if (q->mode == RAY_ANY) q->done = true;
+}
+
+/* One body: box (unless the tree's leaf has tested it), filter, then its pieces (or its
+ * mesh). */
+static void ray_body(ray_query *q, uint32_t slot, bool boxed)
+{
+    const col_world *w = q->w;
+    const col_body_rec *b = &w->bodies[slot];
+    col_xform xf;
+    double tmax = ray_tmax(q);
+    if (b->dirty) {
+        col_aabb box;
+        col_query_body_pose_box(w, slot, &xf, &box);
+        if (seg_box_enter(q, box.min, box.max) > tmax) return;
+    } else {
+        xf = b->xf;
+        if (!boxed && seg_box_enter(q, w->hot[slot].box.min, w->hot[slot].box.max) > tmax) return;
+    }
+    if (!col_query_body_passes(w, slot, q->filter)) return;
+    const col_geometry *g = w->shapes[w->bodies[slot].shape].geom;
+    ray_hit_rec h = {0.0, slot, 0, {0, 0, 0}};
+    bool hit = false;
+    col_ray_out o;
+    o.exact = 0;
+    if (col_geometry_is_mesh(g)) {
+        hit = col_ray_mesh(&g->mesh, &xf, &q->seg, tmax, &o);
+        if (hit) h.t = o.t, h.piece = o.triangle, h.normal = o.normal;
+    } else {
+        for (int i = 0; i < g->piece_count; i++)
+            if (col_ray_piece(&g->pieces[i], &xf, &q->seg, hit ? h.t : tmax, &o) && (!hit || o.t < h.t)) {
+                h.t = o.t, h.piece = i, h.normal = o.normal;
+                hit = true;
+            }
+    }
+    if (!hit) return;
+    if (q->mode == RAY_CLOSEST && q->found && (h.t > q->best.t || (h.t == q->best.t && slot > q->best.slot))) return;
+    ray_keep(q, &h);
+}
+
+/* Front to back: each stack entry carries its node's entry parameter, tested against the
+ * best hit so far when popped. */
+static void ray_walk(ray_query *q, const col_box_tree *t)
+{
+    if (t->node_count == 0) return;
+    int stack[COL_BOX_TREE_STACK], top = 0;
+    double enter[COL_BOX_TREE_STACK];
+    double t0 = seg_box_enter(q, t->nodes[0].min, t->nodes[0].max);
+    if (t0 > 1.0) return;
+    stack[top] = 0, enter[top++] = t0;
+    while (top > 0 && !q->done) {
+        top--;
+        if (enter[top] > ray_tmax(q)) continue;
+        const col_box_tree_node *nd = &t->nodes[stack[top]];
+        if (nd->count > 0) {
+            for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
+                if (seg_box_enter(q, t->boxes[2 * k], t->boxes[2 * k + 1]) <= ray_tmax(q) &&
+                    col_query_body_in_tree(q->w, t->ids[k]))
+                    ray_body(q, t->ids[k], true);
+            continue;
+        }
+        int c0 = nd->child, c1 = c0 + 1;
+        double e0 = seg_box_enter(q, t->nodes[c0].min, t->nodes[c0].max);
+        double e1 = seg_box_enter(q, t->nodes[c1].min, t->nodes[c1].max);
+        if (e0 > e1) {
+            int s = c0;
+            double u = e0;
+            c0 = c1, c1 = s, e0 = e1, e1 = u;
+        }
+        double tm = ray_tmax(q);
+        if (e1 <= tm) stack[top] = c1, enter[top++] = e1; /* the nearer child on top */
+        if (e0 <= tm) stack[top] = c0, enter[top++] = e0;
+    }
+}
+
+static int hit_order(const void *pa, const void *pb)
+{
+    const ray_hit_rec *a = pa, *b = pb;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    return a->slot < b->slot ? -1 : a->slot > b->slot;
+}
+
+static col_ray_hit hit_out(const ray_query *q, const ray_hit_rec *h)
+{
+    col_ray_hit o;
+    o.body = col_world_body_id(q->w, h->slot);
+    o.piece = h->piece;
+    o.fraction = h->t;
+    o.point = h->t == 1.0 ? q->seg.b : col_add(q->seg.a, col_scale(q->d, h->t));
+    o.normal = h->normal;
+    return o;
+}
+
+/* Validates, syncs the tree and runs the walk; the caller reads q. */
+static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translation, const col_query_filter *filter,
+                          int mode, ray_query *q, const char *what)
+{
+    static const col_query_filter every = {0xffffffffu, 0xffffffffu, NULL, NULL};
+    memset(q, 0, sizeof *q);
+    col_vec3 end = col_add(origin, translation);
+    if (!col_query_finite_point(origin) || !col_query_finite_point(translation) || !col_query_finite_point(end))
+        return col_world_fail(w, COL_ERR_NOT_FINITE, "%s: the ray has a coordinate that is NaN, infinite or beyond %g",
+                              what, COL_MAX_COORD);
+    col_status st = col_world_queries_ready(w);
+    if (st != COL_OK) return col_world_fail(w, st, "%s: out of memory for the query tree", what);
+    q->w = w;
+    q->seg.a = origin, q->seg.b = end;
+    q->d = col_sub(end, origin);
+    q->margin = COL_RAY_REL_MARGIN * (col_max_abs(origin) + col_max_abs(end));
+    q->filter = filter ? filter : &every;
+    q->mode = mode;
+    const double d[3] = {q->d.x, q->d.y, q->d.z}, a[3] = {origin.x, origin.y, origin.z};
+    for (int k = 0; k < 3; k++) {
+        /* an axis moved by less than 1e-290 is taken as not moved, the box widened by that
+         * move: 1 / d stays finite, so no product is ever 0 * inf */
+        bool flat = fabs(d[k]) < 1e-290;
+        double m = q->margin + (flat ? fabs(d[k]) : 0.0);
+        q->inv[k] = flat ? 1e300 : 1.0 / d[k];
+        q->am[k] = a[k] + m, q->ap[k] = a[k] - m;
+    }
+    ray_walk(q, col_world_query_tree(w));
+    for (int k = 0; k < w->dirty_count && !q->done; k++) {
+        uint32_t s = w->dirty_list[k];
+        if (w->body_ids.live[s] && w->bodies[s].dirty) ray_body(q, s, false);
+    }
+    if (q->status != COL_OK) return col_world_fail(w, q->status, "%s: out of memory for the hit list", what);
+    return COL_OK;
+}
+
+static col_status ray_one(const col_world *w, col_vec3 origin, col_vec3 translation, const col_query_filter *filter,
+                          col_ray_hit *hit, bool *found, int mode, const char *what)
+{
+    if (w == NULL || hit == NULL || found == NULL) {
+        if (hit) memset(hit, 0, sizeof *hit);
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    }
+    memset(hit, 0, sizeof *hit);
+    *found = false;
+    ray_query q;
+    col_status st = ray_run(w, origin, translation, filter, mode, &q, what);
+    if (st != COL_OK) return st;
+    *found = q.found;
+    if (q.found) *hit = hit_out(&q, &q.best);
+    return COL_OK;
+}
+
+col_status col_world_cast_ray(const col_world *world, col_vec3 origin, col_vec3 translation,
+                              const col_query_filter *filter, col_ray_hit *hit, bool *found)
+{
+    return ray_one(world, origin, translation, filter, hit, found, RAY_CLOSEST, "col_world_cast_ray");
+}
+
+col_status col_world_cast_ray_any(const col_world *world, col_vec3 origin, col_vec3 translation,
+                                  const col_query_filter *filter, col_ray_hit *hit, bool *found)
+{
+    return ray_one(world, origin, translation, filter, hit, found, RAY_ANY, "col_world_cast_ray_any");
+}
+
+/* Checks the output list arguments shared by the list queries. */
+static col_status list_args(const col_world *w, const void *out, int capacity, int *count, const char *what)
+{
+    if (w == NULL || count == NULL) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    *count = 0;
+    if (capacity < 0) return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: capacity %d is negative", what, capacity);
+    if (out == NULL && capacity > 0)
+        return col_world_fail(w, COL_ERR_INVALID_ARGUMENT, "%s: NULL output with capacity %d", what, capacity);
+    return COL_OK;
+}
+
+col_status col_world_cast_ray_all(const col_world *world, col_vec3 origin, col_vec3 translation,
+                                  const col_query_filter *filter, col_ray_hit *hits, int capacity, int *count)
+{
+    const char *what = "col_world_cast_ray_all";
+    col_status st = list_args(world, hits, capacity, count, what);
+    if (st != COL_OK) return st;
+    ray_query q;
+    st = ray_run(world, origin, translation, filter, RAY_ALL, &q, what);
+    if (st == COL_OK) {
+        if (q.count > 1) qsort(q.all, (size_t)q.count, sizeof *q.all, hit_order);
+        for (int k = 0; k < q.count && k < capacity; k++) hits[k] = hit_out(&q, &q.all[k]);
+        *count = q.count;
+    }
+    col_alloc a;
+    col_alloc_init(&a, &world->def.allocator);
+    col_free_bytes(&a, q.all, (size_t)q.cap * sizeof *q.all);
+    return st;
+}
