@@ -6,7 +6,10 @@
 #define COLIBRI_TESTS_CCD_REF_H
 
 #include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
 
+#include "colibri/query.h"
 #include "colibri/vecmath.h"
 
 static inline col_transform ccd_ref_pose(col_transform x0, col_transform x1, double s)
@@ -35,6 +38,57 @@ static inline col_transform ccd_ref_pose(col_transform x0, col_transform x1, dou
     double n = sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
     t.q = (col_quat){q.x / n, q.y / n, q.z / n, q.w / n};
     return t;
+}
+
+/* The substep-and-bisect reference of the time-of-impact tests (tests/test_toi.c,
+ * tests/test_c2a.c): two geometries each moving between two poses. */
+typedef struct ccd_ref_case {
+    const col_geometry *a, *b;
+    col_transform a0, a1, b0, b1;
+} ccd_ref_case;
+
+/* The exact discrete decision at s (the reference backend; meshes by their exact
+ * triangle tests). A failed call is a broken test: abort. */
+static inline bool ccd_ref_touch(col_query_scratch *sc, const ccd_ref_case *c, double s)
+{
+    bool hit = false;
+    if (col_geometry_overlap(c->a, ccd_ref_pose(c->a0, c->a1, s), c->b, ccd_ref_pose(c->b0, c->b1, s),
+                             COL_BACKEND_REFERENCE, sc, &hit) != COL_OK)
+        abort();
+    return hit;
+}
+
+/* The first contact: steps equal substeps decided exactly, then bisection between the last
+ * free and the first touching one: hit, lo (free) and hi (touching), hi - lo <= 1e-9. */
+static inline bool ccd_ref_first(col_query_scratch *sc, const ccd_ref_case *c, int steps, double *lo, double *hi)
+{
+    if (ccd_ref_touch(sc, c, 0.0)) {
+        *lo = *hi = 0.0;
+        return true;
+    }
+    for (int k = 1; k <= steps; k++) {
+        double s = (double)k / steps;
+        if (!ccd_ref_touch(sc, c, s)) continue;
+        double l = (double)(k - 1) / steps, h = s;
+        while (h - l > 1e-9) {
+            double m = 0.5 * (l + h);
+            if (ccd_ref_touch(sc, c, m)) h = m;
+            else l = m;
+        }
+        *lo = l;
+        *hi = h;
+        return true;
+    }
+    *lo = *hi = 1.0;
+    return false;
+}
+
+/* A contact in [s0, s1] found by 2000 samples (the confirmation of an early or extra hit). */
+static inline bool ccd_ref_fine_touch(col_query_scratch *sc, const ccd_ref_case *c, double s0, double s1)
+{
+    for (int k = 0; k <= 2000; k++)
+        if (ccd_ref_touch(sc, c, s0 + (s1 - s0) * k / 2000.0)) return true;
+    return false;
 }
 
 #endif

@@ -24,51 +24,11 @@ static col_query_scratch *scratch;
 
 /* ---- the reference ---- */
 
-typedef struct ref_case {
-    const col_geometry *a, *b;
-    col_transform a0, a1, b0, b1;
-} ref_case;
+typedef ccd_ref_case ref_case;
 
-static bool ref_touch(const ref_case *c, double s)
-{
-    bool hit = false;
-    assert_int_equal(col_geometry_overlap(c->a, ccd_ref_pose(c->a0, c->a1, s), c->b, ccd_ref_pose(c->b0, c->b1, s),
-                                          COL_BACKEND_REFERENCE, scratch, &hit),
-                     COL_OK);
-    return hit;
-}
+static bool ref_first(const ref_case *c, double *lo, double *hi) { return ccd_ref_first(scratch, c, REF_STEPS, lo, hi); }
 
-/* The reference's first contact: hit, lo (free) and hi (touching), hi - lo <= 1e-9. */
-static bool ref_first(const ref_case *c, double *lo, double *hi)
-{
-    if (ref_touch(c, 0.0)) {
-        *lo = *hi = 0.0;
-        return true;
-    }
-    for (int k = 1; k <= REF_STEPS; k++) {
-        double s = (double)k / REF_STEPS;
-        if (!ref_touch(c, s)) continue;
-        double l = (double)(k - 1) / REF_STEPS, h = s;
-        while (h - l > 1e-9) {
-            double m = 0.5 * (l + h);
-            if (ref_touch(c, m)) h = m;
-            else l = m;
-        }
-        *lo = l;
-        *hi = h;
-        return true;
-    }
-    *lo = *hi = 1.0;
-    return false;
-}
-
-/* A contact in [s0, s1] found by 2000 samples (the confirmation of an early or extra hit). */
-static bool fine_touch(const ref_case *c, double s0, double s1)
-{
-    for (int k = 0; k <= 2000; k++)
-        if (ref_touch(c, s0 + (s1 - s0) * k / 2000.0)) return true;
-    return false;
-}
+static bool fine_touch(const ref_case *c, double s0, double s1) { return ccd_ref_fine_touch(scratch, c, s0, s1); }
 
 static int extra_hits, checked_hits, checked_misses, iterations_max;
 

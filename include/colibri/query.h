@@ -207,8 +207,9 @@ typedef struct col_toi_output {
 /* Time of impact of geometry a moving from pose a0 to a1 and b from b0 to b1 (the motion
  * model above; quaternions unit within 1e-6, renormalised). Conservative advancement
  * with certified distances and a motion bound that is a sum of non-negative per-body
- * terms: never later than the first contact. Meshes: refused (C2A is to come). Errors:
- * INVALID_ARGUMENT (NULL, a mesh), NOT_FINITE, BAD_QUATERNION; on error *out is zeroed. */
+ * terms: never later than the first contact. Meshes (against meshes or convex shapes):
+ * C2A over the mesh hierarchy, with the same promises (docs/ccd.md "C2A"). Errors:
+ * INVALID_ARGUMENT (NULL), NOT_FINITE, BAD_QUATERNION; on error *out is zeroed. */
 COL_API col_status col_geometry_toi(const col_geometry *a, col_transform a0, col_transform a1, const col_geometry *b,
                                     col_transform b0, col_transform b1, col_query_scratch *scratch,
                                     col_toi_output *out);
@@ -221,7 +222,7 @@ typedef struct col_toi_input {
 } col_toi_input;
 
 /* col_geometry_toi on world shapes. Only reads the world (see the top of this header).
- * Errors: INVALID_ARGUMENT (NULL, a mesh shape), STALE_ID, NOT_FINITE, BAD_QUATERNION;
+ * Errors: INVALID_ARGUMENT (NULL), STALE_ID, NOT_FINITE, BAD_QUATERNION;
  * on error *out is zeroed and the world is unchanged. */
 COL_API col_status col_toi(const col_world *world, const col_toi_input *input, col_toi_output *out);
 
