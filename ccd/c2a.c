@@ -102,17 +102,6 @@ static col_core tri_core(const col_vec3 t[3])
     return c;
 }
 
-static col_core piece_core(const col_piece *p)
-{
-    col_core c;
-    c.points = col_piece_points(p, &c.count);
-    c.hull = p->kind == COL_SHAPE_HULL ? &p->hull : NULL;
-    c.radius = p->radius;
-    return c;
-}
-
-static double piece_reach(const col_piece *p) { return up(fmax(p->bound_radius - p->radius, 0.0)); }
-
 /* One body's rate along unit n for points within r of its origin. */
 static double directed(const col_toi_motion *m, col_vec3 n, double r)
 {
@@ -186,8 +175,8 @@ static void leaves(c2a_ctx *x, int ia, int ib)
             col_vec3 ta[3];
             col_mesh_triangle(ma, na->child + i, ta);
             for (int j = 0; j < x->b->piece_count && !x->contact; j++) {
-                col_core cb = piece_core(&x->b->pieces[j]);
-                leaf_pair(x, ta, na->child + i, &cb, piece_reach(&x->b->pieces[j]), j);
+                col_core cb = col_toi_piece_core(&x->b->pieces[j]);
+                leaf_pair(x, ta, na->child + i, &cb, col_toi_piece_reach(&x->b->pieces[j]), j);
             }
         }
         return;
@@ -426,7 +415,7 @@ static bool c2a_touch_at(c2a_ctx *x, double s)
         return r.colliding;
     }
     for (int j = 0; j < x->b->piece_count; j++) {
-        col_core c = piece_core(&x->b->pieces[j]);
+        col_core c = col_toi_piece_core(&x->b->pieces[j]);
         col_mesh_convex_query(&x->a->mesh, &x->xa, &c, &x->xb, NULL, &r);
         if (r.colliding) return true;
     }
@@ -449,7 +438,7 @@ static void c2a_finish(c2a_ctx *x, double s, col_toi_result *out)
         } else {
             double best = INFINITY;
             for (int j = 0; j < x->b->piece_count; j++) {
-                col_core cb = piece_core(&x->b->pieces[j]);
+                col_core cb = col_toi_piece_core(&x->b->pieces[j]);
                 col_mesh_convex_distance(ma, &x->xa, &cb, &x->xb, &c);
                 if (c.distance < best) {
                     best = c.distance;
@@ -468,7 +457,7 @@ static void c2a_finish(c2a_ctx *x, double s, col_toi_result *out)
         col_mesh_triangle(&x->b->mesh, kb, tb);
         cb = tri_core(tb);
     } else {
-        cb = piece_core(&x->b->pieces[kb]);
+        cb = col_toi_piece_core(&x->b->pieces[kb]);
         radius_b = x->b->pieces[kb].radius;
     }
     col_core_distance d;
@@ -505,7 +494,7 @@ static void c2a_run(c2a_ctx *x, const col_c2a_options *opt, col_toi_result *out)
     if (!x->mesh_b) {
         x->ball_b = up(x->b->radius);
         x->reach_core_b = 0.0;
-        for (int j = 0; j < x->b->piece_count; j++) x->reach_core_b = fmax(x->reach_core_b, piece_reach(&x->b->pieces[j]));
+        for (int j = 0; j < x->b->piece_count; j++) x->reach_core_b = fmax(x->reach_core_b, col_toi_piece_reach(&x->b->pieces[j]));
     }
     double s = 0.0, last_step = 1.0, dmin = INFINITY;
     for (int it = 0;; it++) {

@@ -22,7 +22,6 @@
 #include <float.h>
 #include <math.h>
 
-#include "narrowphase/rounded.h"
 
 static col_quat quat_scale_add(col_quat a, double ka, col_quat b, double kb)
 {
@@ -74,22 +73,6 @@ col_transform col_toi_pose_at(const col_toi_motion *m, double s)
     return t;
 }
 
-/* A piece as the core+radius kernel's input. */
-static col_core piece_core(const col_piece *p)
-{
-    col_core c;
-    c.points = col_piece_points(p, &c.count);
-    c.hull = p->kind == COL_SHAPE_HULL ? &p->hull : NULL;
-    c.radius = p->radius;
-    return c;
-}
-
-/* The farthest core point of a piece from the body's origin, rounded up. */
-static double piece_reach(const col_piece *p)
-{
-    return fmax(p->bound_radius - p->radius, 0.0) * (1.0 + 1e-12);
-}
-
 /* A body's speed bound along unit n for a piece of reach r (docs/ccd.md). */
 static double motion_bound(const col_toi_motion *m, col_vec3 n, double r)
 {
@@ -116,10 +99,10 @@ static void toi_eval(const col_geometry *a, const col_toi_motion *ma, const col_
     r->pa = r->pb = 0;
     r->axis = col_v3(0.0, 0.0, 1.0);
     for (int i = 0; i < a->piece_count; i++) {
-        col_core ca = piece_core(&a->pieces[i]);
-        double ra = piece_reach(&a->pieces[i]);
+        col_core ca = col_toi_piece_core(&a->pieces[i]);
+        double ra = col_toi_piece_reach(&a->pieces[i]);
         for (int j = 0; j < b->piece_count; j++) {
-            col_core cb = piece_core(&b->pieces[j]);
+            col_core cb = col_toi_piece_core(&b->pieces[j]);
             col_np_result q;
             col_rounded_query(&ca, &xa, &cb, &xb, &q);
             double g = q.gap - eps;
@@ -131,8 +114,8 @@ static void toi_eval(const col_geometry *a, const col_toi_motion *ma, const col_
                 if (q.colliding) return;
                 continue;
             }
-            double mu = (motion_bound(ma, q.axis, ra) + motion_bound(mb, q.axis, piece_reach(&b->pieces[j]))) *
-                        (1.0 + 1e-12);
+            double rb = col_toi_piece_reach(&b->pieces[j]);
+            double mu = (motion_bound(ma, q.axis, ra) + motion_bound(mb, q.axis, rb)) * (1.0 + 1e-12);
             double step = mu > 0.0 ? g / mu * (1.0 - 1e-12) : INFINITY;
             if (!r->contact && step < r->step) {
                 r->step = step;
@@ -151,7 +134,7 @@ static void toi_finish(const col_geometry *a, const col_toi_motion *ma, const co
     col_xform xa = col_xform_from_transform(col_toi_pose_at(ma, s));
     col_xform xb = col_xform_from_transform(col_toi_pose_at(mb, s));
     const col_piece *pa = &a->pieces[r->pa], *pb = &b->pieces[r->pb];
-    col_core ca = piece_core(pa), cb = piece_core(pb);
+    col_core ca = col_toi_piece_core(pa), cb = col_toi_piece_core(pb);
     col_core_distance d;
     col_core_distance_query(&ca, &xa, &cb, &xb, &d);
     /* Cores nearly touching give a poor direction; the certified axis is then better. */
@@ -214,9 +197,9 @@ void col_toi_contact_at(const col_geometry *a, const col_toi_motion *ma, const c
     /* One piece each: nothing to choose (and the contact needs no decision). */
     double best = a->piece_count == 1 && b->piece_count == 1 ? 0.0 : INFINITY;
     for (int i = 0; i < a->piece_count && best > 0.0; i++) {
-        col_core ca = piece_core(&a->pieces[i]);
+        col_core ca = col_toi_piece_core(&a->pieces[i]);
         for (int j = 0; j < b->piece_count && best > 0.0; j++) {
-            col_core cb = piece_core(&b->pieces[j]);
+            col_core cb = col_toi_piece_core(&b->pieces[j]);
             col_np_result q;
             col_rounded_query(&ca, &xa, &cb, &xb, &q);
             double g = q.colliding ? 0.0 : q.gap;

@@ -16,6 +16,7 @@
 
 #include "lib/core/geometry.h"
 #include "lib/core/vec.h"
+#include "narrowphase/rounded.h"
 
 /* Iterations of the advancement before it gives up and reports contact at the instant
  * reached (a lower bound of the first contact; docs/ccd.md). */
@@ -46,6 +47,24 @@ typedef struct col_toi_result {
     int piece_a, piece_b;      /* hit: the pieces of the contact */
     int iterations;     /* distance rounds */
 } col_toi_result;
+
+/* A piece as the core+radius kernel's input. */
+static inline col_core col_toi_piece_core(const col_piece *p)
+{
+    col_core c;
+    c.points = col_piece_points(p, &c.count);
+    c.hull = p->kind == COL_SHAPE_HULL ? &p->hull : NULL;
+    c.radius = p->radius;
+    return c;
+}
+
+/* The farthest core point of a piece from the body's origin, rounded up (what a turn of
+ * the body moves it by, per radian). */
+static inline double col_toi_piece_reach(const col_piece *p)
+{
+    double r = p->bound_radius - p->radius;
+    return (r > 0.0 ? r : 0.0) * (1.0 + 1e-12);
+}
 
 /* The first contact of a (moving by ma) and b (moving by mb), both not meshes. */
 void col_toi_convex(const col_geometry *a, const col_toi_motion *ma, const col_geometry *b, const col_toi_motion *mb,
