@@ -494,7 +494,8 @@ static void c2a_run(c2a_ctx *x, const col_c2a_options *opt, col_toi_result *out)
     if (!x->mesh_b) {
         x->ball_b = up(x->b->radius);
         x->reach_core_b = 0.0;
-        for (int j = 0; j < x->b->piece_count; j++) x->reach_core_b = fmax(x->reach_core_b, col_toi_piece_reach(&x->b->pieces[j]));
+        for (int j = 0; j < x->b->piece_count; j++)
+            x->reach_core_b = fmax(x->reach_core_b, col_toi_piece_reach(&x->b->pieces[j]));
     }
     double s = 0.0, last_step = 1.0, dmin = INFINITY;
     for (int it = 0;; it++) {

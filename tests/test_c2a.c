@@ -27,7 +27,10 @@ static col_query_scratch *scratch;
 
 typedef ccd_ref_case ref_case;
 
-static bool ref_first(const ref_case *c, double *lo, double *hi) { return ccd_ref_first(scratch, c, REF_STEPS, lo, hi); }
+static bool ref_first(const ref_case *c, double *lo, double *hi)
+{
+    return ccd_ref_first(scratch, c, REF_STEPS, lo, hi);
+}
 
 static bool fine_touch(const ref_case *c, double s0, double s1) { return ccd_ref_fine_touch(scratch, c, s0, s1); }
 
@@ -46,7 +49,8 @@ static void check_output(const ref_case *c, const col_toi_output *o, const char 
     assert_true(fabs(sqrt(o->normal.x * o->normal.x + o->normal.y * o->normal.y + o->normal.z * o->normal.z) - 1.0) <
                 1e-9);
     if (ref) {
-        if (o->s > hi + 1e-12) fail_msg("%s %d: late: s %.17g after the reference's contact at %.17g", what, n, o->s, hi);
+        if (o->s > hi + 1e-12)
+            fail_msg("%s %d: late: s %.17g after the reference's contact at %.17g", what, n, o->s, hi);
         if (o->s < lo - 1e-6 && !fine_touch(c, o->s, o->s + 1e-6)) {
             /* an instantaneous contact before the reference's (a soup's point through a
              * face touches at one instant only, which no substep sees): the distance at s
@@ -269,7 +273,8 @@ static void test_random_against_reference(void **state)
         int mode = n % 3; /* 0 mesh-mesh, 1 mesh-convex, 2 convex-mesh */
         col_geometry *a = random_shape(mode != 2), *b = random_shape(mode != 1);
         double speed = n % 4 == 0 ? 6.0 : 2.0, turn = n % 2 ? 3.1 : 0.8;
-        ref_case c = {a, b, pose_of(rand_vec(1.0), random_quat()), pose_of((col_vec3){0, 0, 0}, ID), pose_of(rand_vec(1.0), random_quat()), pose_of((col_vec3){0, 0, 0}, ID)};
+        ref_case c = {a, b, pose_of(rand_vec(1.0), random_quat()), pose_of((col_vec3){0, 0, 0}, ID),
+                      pose_of(rand_vec(1.0), random_quat()), pose_of((col_vec3){0, 0, 0}, ID)};
         c.a1 = pose_of(vadd(c.a0.p, rand_vec(speed)), quat_turn(c.a0.q, urange(0, turn)));
         c.b1 = pose_of(vadd(c.b0.p, rand_vec(speed)), quat_turn(c.b0.q, urange(0, turn)));
         check_case(&c, mode == 0 ? "mesh-mesh" : mode == 1 ? "mesh-convex" : "convex-mesh", n);
@@ -296,7 +301,8 @@ static void test_pure_rotation(void **state)
     for (int n = 0; n < 60; n++) {
         double ang = urange(0.1, 3.1), place = urange(0, 2 * PI), rad = urange(0.3, 1.2);
         ref_case c = {strip, n % 2 ? box : ball, pose_of((col_vec3){0, 0, 0}, ID), pose_of((col_vec3){0, 0, 0}, ID),
-                      pose_of((col_vec3){rad * cos(place), rad * sin(place), urange(-0.06, 0.06)}, random_quat()), pose_of((col_vec3){0, 0, 0}, ID)};
+                      pose_of((col_vec3){rad * cos(place), rad * sin(place), urange(-0.06, 0.06)}, random_quat()),
+                      pose_of((col_vec3){0, 0, 0}, ID)};
         c.a1 = pose_of((col_vec3){0, 0, 0}, quat_axis((col_vec3){0, 0, 1}, ang));
         c.b1 = c.b0;
         check_case(&c, "rotation", n);

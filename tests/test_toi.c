@@ -26,7 +26,10 @@ static col_query_scratch *scratch;
 
 typedef ccd_ref_case ref_case;
 
-static bool ref_first(const ref_case *c, double *lo, double *hi) { return ccd_ref_first(scratch, c, REF_STEPS, lo, hi); }
+static bool ref_first(const ref_case *c, double *lo, double *hi)
+{
+    return ccd_ref_first(scratch, c, REF_STEPS, lo, hi);
+}
 
 static bool fine_touch(const ref_case *c, double s0, double s1) { return ccd_ref_fine_touch(scratch, c, s0, s1); }
 
