@@ -214,7 +214,8 @@ col_status col_world_cast_shape(const col_world *world, const col_geometry *geom
         return col_world_fail(world, q.status, "%s: out of memory for the candidate list", what);
     if (q.status == COL_ERR_INVALID_ARGUMENT)
         return col_world_fail(world, q.status,
-                              "%s: body %u is a mesh, which shape casts do not handle yet (filter it out by group/mask)",
-                              what, (unsigned)q.mesh_slot);
+                              "%s: body (index1 %u) is a mesh, which shape casts do not handle yet (filter it out "
+                              "by group/mask)",
+                              what, (unsigned)col_world_body_id(world, q.mesh_slot).index1);
     return COL_OK;
 }
