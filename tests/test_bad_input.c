@@ -3858,6 +3858,148 @@ static void world_queries_other(fx *f)
            col_world_overlap_box(f->w, col_vec3_make(0, 0, 1), col_vec3_make(1, 1, nextafter(1.0, 0.0)), NULL, ids, 4, &n));
 }
 
+/* ---- col_world_cast_shape ---- */
+
+/* v in each pose component (position: NOT_FINITE; quaternion: want_quat) and in each
+ * translation component; refused, *hit zeroed, *found false. */
+static void sc_refuse_vector(fx *f, double v, col_status want_quat)
+{
+    col_shape_hit hit;
+    bool found;
+    for (int k = 0; k < 7; k++) {
+        found = true;
+        EXPECT(f, k < 3 ? COL_ERR_NOT_FINITE : want_quat,
+               col_world_cast_shape(f->w, f->gball, pose_with(k, v), col_vec3_make(1, 0, 0), NULL, &hit, &found));
+        HOLDS(f, !found && hit.fraction == 0.0 && hit.body.index1 == 0);
+    }
+    for (int c = 0; c < 3; c++) {
+        col_vec3 d = col_vec3_make(c == 0 ? v : 0, c == 1 ? v : 0, c == 2 ? v : 0);
+        EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape(f->w, f->gball, at(0, 20, 0), d, NULL, &hit, &found));
+        HOLDS(f, !found);
+    }
+}
+
+static void shape_cast_nan(fx *f) { sc_refuse_vector(f, NAN, COL_ERR_NOT_FINITE); }
+static void shape_cast_inf(fx *f)
+{
+    sc_refuse_vector(f, INFINITY, COL_ERR_NOT_FINITE);
+    sc_refuse_vector(f, -INFINITY, COL_ERR_NOT_FINITE);
+}
+
+/* Beyond COL_MAX_COORD refused (also an end pose + translation beyond it); at it,
+ * accepted, and the answers are what the geometry says. */
+static void shape_cast_huge(fx *f)
+{
+    const double beyond[] = {nextafter(COL_MAX_COORD, INFINITY), 2e15, 1e300, DBL_MAX, -DBL_MAX};
+    for (int i = 0; i < 5; i++) sc_refuse_vector(f, beyond[i], COL_ERR_BAD_QUATERNION);
+    col_shape_hit hit;
+    bool found;
+    EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape(f->w, f->gball, at(COL_MAX_COORD, 0, 0),
+                                                       col_vec3_make(COL_MAX_COORD, 0, 0), NULL, &hit, &found));
+    /* from the edge of the range toward the origin, at y = 20: nothing */
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-COL_MAX_COORD, 20, 0),
+                                           col_vec3_make(COL_MAX_COORD, 0, 0), NULL, &hit, &found));
+    HOLDS(f, !found);
+    /* along y = 0 from far away: a's face x = -0.9 first, touched by the ball's side */
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-1e6, 0, 0), col_vec3_make(1e6, 0, 0), NULL, &hit,
+                                           &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction <= 1.0 - 1.4e-6 && hit.fraction > 0.99999);
+}
+
+/* Tiny translations: accepted; a tiny sweep of a ball just off a's face misses it. */
+static void shape_cast_tiny(fx *f)
+{
+    col_shape_hit hit;
+    bool found;
+    for (size_t i = 0; i < sizeof tiny_values / sizeof tiny_values[0]; i++) {
+        double v = tiny_values[i];
+        EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, 1.75, -3), col_vec3_make(v, v, v), NULL, &hit,
+                                               &found));
+        HOLDS(f, !found);
+        EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, 0, 0), col_vec3_make(v, 0, v), NULL, &hit,
+                                               &found));
+        HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0);
+    }
+}
+
+static void shape_cast_null(fx *f)
+{
+    col_shape_hit hit;
+    bool found;
+    col_vec3 d = col_vec3_make(6, 0, 0);
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape(NULL, f->gball, at(-3, 0, 0), d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape(f->w, NULL, at(-3, 0, 0), d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape(f->w, f->gball, at(-3, 0, 0), d, NULL, NULL, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape(f->w, f->gball, at(-3, 0, 0), d, NULL, &hit, NULL));
+    col_query_filter every = col_default_query_filter();
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-3, 0, 0), d, &every, &hit, &found));
+    /* the ball's side reaches a's face x = -0.9 when its centre is at -1.4: 1.6 / 6 */
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction <= 1.6 / 6 + 1e-15 &&
+                 hit.fraction >= 1.6 / 6 - 1e-6);
+}
+
+/* Zero-length sweeps, sweeps along faces, filters that drop everything, a world changed
+ * since its update: accepted and answered as the geometry says. */
+static void shape_cast_degenerate(fx *f)
+{
+    col_shape_hit hit;
+    bool found;
+    /* a is the box [-0.9, 1.1] x [-1, 1] x [-1, 1]; the ball has radius 0.5 */
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, 1.5, 0), col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0); /* touching a's top face */
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, nextafter(1.5, 2.0) + 1e-12, 0),
+                                           col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, !found);
+    /* sliding along a's top face plane from the side: contact when the ball is above x = -0.9 */
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-3.9, 1.5, 0), col_vec3_make(6, 0, 0), NULL, &hit,
+                                           &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction <= 0.5 && hit.fraction >= 0.5 - 1e-6);
+    col_query_filter none = col_default_query_filter();
+    none.mask = 0;
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-3, 0, 0), col_vec3_make(6, 0, 0), &none, &hit, &found));
+    HOLDS(f, !found);
+    col_query_filter no_a = col_default_query_filter();
+    no_a.fn = wq_skip_a, no_a.ctx = &f->a;
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-3, 0.1, 0), col_vec3_make(20, 0, 0), &no_a, &hit,
+                                           &found));
+    HOLDS(f, found && hit.body.index1 == f->b.index1);
+    assert_int_equal(col_body_set_pose(f->w, f->a, at(0.1, 0, 50)), COL_OK);
+    f->hash = col_world_hash(f->w);
+    EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, 0, 40), col_vec3_make(0, 0, 20), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction <= 0.425 && hit.fraction >= 0.425 - 1e-6);
+}
+
+/* Bad quaternions in the pose; a mesh as the moving geometry; a mesh body in the way. */
+static void shape_cast_other(fx *f)
+{
+    col_shape_hit hit;
+    bool found;
+    col_transform p = at(0, 0, 0);
+    const col_quat bad[] = {{0, 0, 0, 0}, {0, 0, 0, 2}, {0.5, 0.5, 0.5, 0.4}};
+    for (int i = 0; i < 3; i++) {
+        p.q = bad[i];
+        EXPECT(f, COL_ERR_BAD_QUATERNION, col_world_cast_shape(f->w, f->gball, p, col_vec3_make(1, 0, 0), NULL, &hit,
+                                                               &found));
+    }
+    col_vec3 v[3] = {{-2, 0, -2}, {2, 0, -2}, {0, 0, 2}};
+    uint32_t t[3] = {0, 1, 2};
+    col_mesh_def md = col_default_mesh_def();
+    md.vertices = v, md.vertex_count = 3, md.indices = t, md.triangle_count = 1;
+    col_geometry *gm;
+    assert_int_equal(col_geometry_create_mesh(NULL, &md, &gm, NULL), COL_OK);
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+           col_world_cast_shape(f->w, gm, at(0, 20, 0), col_vec3_make(1, 0, 0), NULL, &hit, &found));
+    col_geometry_destroy(gm);
+    col_shape_id ms;
+    assert_int_equal(col_shape_create_mesh(f->w, &md, &ms), COL_OK);
+    col_body_id mb = add_body(f->w, ms, at(0, 20, 0), true);
+    (void)mb;
+    f->hash = col_world_hash(f->w);
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT,
+           col_world_cast_shape(f->w, f->gball, at(0, 25, 0), col_vec3_make(0, -10, 0), NULL, &hit, &found));
+    HOLDS(f, !found);
+}
+
 /* ---- the table: every public function x every class of bad input ---- */
 
 enum { C_NAN, C_INF, C_HUGE, C_TINY, C_COUNT, C_NULL, C_ID, C_DEGEN, C_OTHER, NCOL };
@@ -4528,6 +4670,15 @@ static const cell cells[] = {
     NA(col_world_overlap_shape, C_ID, NA_QUERYIDS),
     T(col_world_overlap_shape, C_DEGEN, world_queries_degenerate),
     T(col_world_overlap_shape, C_OTHER, world_queries_other),
+    T(col_world_cast_shape, C_NAN, shape_cast_nan),
+    T(col_world_cast_shape, C_INF, shape_cast_inf),
+    T(col_world_cast_shape, C_HUGE, shape_cast_huge),
+    T(col_world_cast_shape, C_TINY, shape_cast_tiny),
+    NA(col_world_cast_shape, C_COUNT, NA_NOCOUNT),
+    T(col_world_cast_shape, C_NULL, shape_cast_null),
+    NA(col_world_cast_shape, C_ID, NA_QUERYIDS),
+    T(col_world_cast_shape, C_DEGEN, shape_cast_degenerate),
+    T(col_world_cast_shape, C_OTHER, shape_cast_other),
     T(col_world_prepare_queries, C_NULL, prepare_queries_null),
     NA_ALL_BUT(col_world_prepare_queries, NA_WORLD),
 
@@ -4557,7 +4708,7 @@ static const char *const entries[] = {
     "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
     "col_recorder_open", "col_recorder_frame", "col_recorder_close", "col_default_query_filter", "col_world_cast_ray",
     "col_world_cast_ray_any", "col_world_cast_ray_all", "col_world_overlap_box", "col_world_overlap_shape",
-    "col_world_prepare_queries"};
+    "col_world_cast_shape", "col_world_prepare_queries"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

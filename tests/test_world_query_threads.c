@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* The world queries (include/colibri/worldquery.h) from several threads at once, between
- * updates: right after each update every thread starts casting at the same moment, so the
- * first queries race to build the query tree (the world's lock must make one build it and
- * the others wait); every answer must equal the one a twin world, built by the same calls,
- * gives on one thread. Run under ThreadSanitizer by scripts/test (suite threads). With
+/* The world queries (include/colibri/worldquery.h: rays, box overlaps, shape casts) from
+ * several threads at once, between updates: right after each update every thread starts
+ * casting at the same moment, so the first queries race to build the query tree (the
+ * world's lock must make one build it and the others wait); every answer must equal the
+ * one a twin world, built by the same calls, gives on one thread. Run under ThreadSanitizer by scripts/test (suite threads). With
  * 4 000 bodies the build takes long enough that the threads overlap in it: without the
  * lock ThreadSanitizer reports the race (tried; with 300 bodies it did not). */
 #include <math.h>
@@ -34,10 +34,13 @@ typedef struct answer {
     int all_count;
     int overlap_count;
     col_body_id overlap[8];
+    bool cast_found;
+    col_shape_hit cast;
 } answer;
 
 static col_vec3 ray_o[NR], ray_d[NR];
 static col_transform pose0[NB], vel[NB];
+static col_geometry *caster; /* the shape cast's geometry (a capsule) */
 
 static void make_world(world_set *s)
 {
@@ -74,6 +77,9 @@ static void ask(const col_world *w, int k, answer *a)
     col_vec3 hi = col_add(ray_o[k], col_v3(1, 1, 1));
     if (col_world_overlap_box(w, ray_o[k], hi, NULL, a->overlap, 8, &a->overlap_count) != COL_OK)
         a->overlap_count = -1;
+    col_transform at = {ray_o[k], {0, 0, 0, 1}};
+    if (col_world_cast_shape(w, caster, at, col_scale(ray_d[k], 0.5), NULL, &a->cast, &a->cast_found) != COL_OK)
+        a->overlap_count = -1;
 }
 
 typedef struct job {
@@ -101,7 +107,8 @@ static void *run(void *arg)
         for (int i = 0; i < m; i++) same_overlap = same_overlap && a.overlap[i].index1 == e->overlap[i].index1;
         if (a.found != e->found || a.all_count != e->all_count || a.overlap_count != e->overlap_count ||
             (a.found && (a.hit.body.index1 != e->hit.body.index1 || a.hit.fraction != e->hit.fraction)) ||
-            !same_overlap)
+            !same_overlap || a.cast_found != e->cast_found ||
+            (a.cast_found && (a.cast.body.index1 != e->cast.body.index1 || a.cast.fraction != e->cast.fraction)))
             j->mismatches++;
     }
     return NULL;
@@ -120,17 +127,19 @@ static void test_queries_from_threads_match_one_thread(void **state)
         ray_o[k] = col_v3(urange(0, 30), urange(0, 30), urange(0, 30));
         ray_d[k] = col_v3(urange(-6, 6), urange(-6, 6), urange(-6, 6));
     }
+    assert_int_equal(col_geometry_create_capsule(NULL, 0.3, 0.15, &caster, NULL), COL_OK);
     world_set shared, alone;
     make_world(&shared);
     make_world(&alone);
     static answer expect[NR];
-    long hits = 0;
+    long hits = 0, cast_hits = 0;
     for (int f = 0; f < FRAMES; f++) {
         move(&shared, f);
         move(&alone, f);
         for (int k = 0; k < NR; k++) {
             ask(alone.w, k, &expect[k]);
             hits += expect[k].found;
+            cast_hits += expect[k].cast_found;
         }
         pthread_barrier_t start;
         pthread_barrier_init(&start, NULL, NT);
@@ -146,10 +155,12 @@ static void test_queries_from_threads_match_one_thread(void **state)
         }
         pthread_barrier_destroy(&start);
     }
-    print_message("%ld of %d rays hit\n", hits, NR * FRAMES);
+    print_message("%ld of %d rays hit, %ld of %d shape casts\n", hits, NR * FRAMES, cast_hits, NR * FRAMES);
+    assert_true(cast_hits > NR * FRAMES / 10 && cast_hits < NR * FRAMES);
     assert_true(hits > NR * FRAMES / 10 && hits < NR * FRAMES);
     col_world_destroy(shared.w);
     col_world_destroy(alone.w);
+    col_geometry_destroy(caster);
 }
 
 int main(void)
