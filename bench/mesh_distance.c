@@ -7,7 +7,7 @@
  *
  * Pairs: two torus-knot tubes, two bumpy spheres, a triangle soup and a knot, each of
  * about --tris triangles (default 2000), at --queries (default 20) seeded relative poses
- * whose centres lie 0.8 to 3 apart (the meshes are about 2 across: some overlap, most are
+ * whose centres lie 2 to 4 apart (the meshes are about 2 across: some overlap, most are
  * apart). Per pair it prints the mean time of our query (col_mesh_mesh_distance: the
  * fitted RSS bound), of the brute force (on the first --brute queries, default 3) and
  * their ratio, and the time and work of the same query on the box bound (box_*:
