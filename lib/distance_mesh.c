@@ -8,6 +8,7 @@
 
 #include "lib/shape_pair.h"
 #include "narrowphase/mesh_collide.h"
+#include "narrowphase/mesh_contact.h"
 #include "narrowphase/mesh_distance.h"
 
 static col_feature tri_feature(const col_mesh *m, int32_t k)

@@ -2,7 +2,7 @@
 /* Distance and contact of a shape pair with a triangle mesh, for the public queries of
  * lib/distance.c (issue 16, docs/meshes.md "Distance"): the exact collision decision
  * (narrowphase/mesh_collide.h) gives the outcome, the branch-and-bound distance and the
- * contact builder (narrowphase/mesh_distance.h) the numbers; a compound on the other side
+ * contact builder (narrowphase/mesh_contact.h) the numbers; a compound on the other side
  * is taken piece by piece, keeping the least separated. */
 #ifndef COLIBRI_LIB_DISTANCE_MESH_H
 #define COLIBRI_LIB_DISTANCE_MESH_H

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* Distance, closest points and contacts of a triangle mesh (lib/core/mesh.h) with a
- * convex piece or another mesh (issue 16, docs/meshes.md "Distance").
+/* Distance, closest points and closest triangles of a triangle mesh (lib/core/mesh.h)
+ * with a convex piece or another mesh (issue 16, docs/meshes.md "Distance"); contacts
+ * are narrowphase/mesh_contact.h, on the traversals below.
  *
  * The important parts:
  * - col_mesh_mesh_distance, col_mesh_convex_distance: branch and bound over the
@@ -13,14 +14,9 @@
  *   triangle-triangle by narrowphase/tri_dist.h, triangle-convex by
  *   col_core_distance_query (narrowphase/rounded.h, a triangle being a core of three
  *   points) less the convex piece's radius.
- * - col_mesh_mesh_contact, col_mesh_convex_contact: every triangle pair within the
- *   margin gives a candidate point pair and normal; the candidates that agree in normal
- *   with the deepest one (the cluster of least separation) are reduced to at most
- *   COL_MAX_CONTACT_POINTS spread points.
  * The answers equal the brute force over all triangle pairs with the same kernels up to
  * the rounding margin (about 1e-14 of the scene's size; tests/test_mesh_distance.c).
- * Limits: no allocation (fixed stacks of COL_MESH_MAX_DEPTH levels per side; contact
- * candidates beyond COL_MESH_CONTACT_CANDIDATES are reduced on the way). */
+ * Limits: no allocation (fixed stacks of COL_MESH_MAX_DEPTH levels per side). */
 #ifndef COLIBRI_NARROWPHASE_MESH_DISTANCE_H
 #define COLIBRI_NARROWPHASE_MESH_DISTANCE_H
 
@@ -30,9 +26,6 @@
 #include "lib/core/mesh.h"
 #include "lib/core/vec.h"
 #include "narrowphase/rounded.h"
-
-/* Contact candidates held before a reduction pass (see above). */
-#define COL_MESH_CONTACT_CANDIDATES 64
 
 typedef struct col_mesh_closest {
     double distance;           /* >= 0; 0 if and only if they share a point (decided exactly) */
@@ -71,48 +64,29 @@ typedef enum col_mesh_bound { COL_MESH_BOUND_BOX, COL_MESH_BOUND_RSS, COL_MESH_B
 void col_mesh_mesh_distance_bound(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                                   col_mesh_bound bound, col_mesh_closest *out);
 
-/* An experiment for the hierarchy's layout (docs/meshes.md "Distance" measures it): an
- * oriented box per node, fitted to the node's triangles, local frame: the points x with
- * |(R (x - c))_k| <= h_k (R's rows the box's axes). */
-typedef struct col_mesh_obb {
-    col_mat3 R;
-    col_vec3 c, h;
-} col_mesh_obb;
+/* ---- for the contact builder (narrowphase/mesh_contact.c): the same traversals ----
+ * A visitor gets a leaf (pair) and returns the new pruning threshold: pairs whose lower
+ * bound is not below it are dropped. The bounds are the nodes' boxes less the rounding
+ * margin given. */
+typedef double (*col_mesh_leaf_pair_fn)(void *ctx, const col_mesh_node *la, const col_mesh_node *lb);
+typedef double (*col_mesh_leaf_fn)(void *ctx, const col_mesh_node *leaf);
 
-/* Fits obb[node_count] to m: the axes of the covariance of each node's vertices, the
- * extents of their projections (widened by a relative 1e-12 for the rounding of the
- * projections). */
-void col_mesh_fit_obbs(const col_mesh *m, col_mesh_obb *obb);
+/* World vertices (col_xform_point) of leaf's triangles into w; returns their count. */
+int col_mesh_leaf_world(const col_mesh *m, const col_xform *x, const col_mesh_node *leaf, col_vec3 w[][3]);
 
-/* col_mesh_mesh_distance with the node bounds on oriented boxes instead of the nodes'
- * boxes (both arrays, or neither: NULL). */
-void col_mesh_mesh_distance_obb(const col_mesh *a, const col_xform *xa, const col_mesh_obb *oa, const col_mesh *b,
-                                const col_xform *xb, const col_mesh_obb *ob, col_mesh_closest *out);
+/* The rounding margin of mesh pair a, b at their poses (docs/meshes.md "Distance"). */
+double col_mesh_pair_rounding(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb);
 
-/* A contact manifold: one normal, its points (col_contact_point of colibri/query.h). */
-typedef struct col_mesh_contact {
-    col_vec3 normal;       /* unit, from a toward b (push b along it to separate) */
-    double separation;     /* least separation over the points: distance, or minus a depth (INFINITY: no points) */
-    int point_count;       /* 0 when no triangle pair is within the margin */
-    col_contact_point points[COL_MAX_CONTACT_POINTS];
-    int32_t tri_a, tri_b;  /* the triangle pair of least separation (-1: the convex side) */
-} col_mesh_contact;
+/* Visits the leaf pairs of a and b whose box bound less rounding is below limit, nearer first. */
+void col_mesh_pair_visit(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                         double rounding, double limit, col_mesh_leaf_pair_fn leaf, void *ctx);
 
-/* Contacts of mesh m at xm and convex piece c at xc within margin (>= 0, length units).
- * A triangle apart from the rounded piece gives its closest points, the normal from the
- * triangle toward the piece; a triangle meeting it gives the least-penetration direction
- * of the triangle and the piece (over the piece's faces, the triangle's plane and the
- * edge-edge axes) with the separation minus the depth, the points being the deepest
- * point of the piece (on b) and its shift back by the depth (on a). */
-void col_mesh_convex_contact(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
-                             double margin, col_mesh_contact *out);
+/* The box [*cmin, *cmax] of piece c in m's frame; returns the pair's rounding margin. */
+double col_mesh_convex_rounding(const col_mesh *m, const col_xform *xm, const col_core *c, const col_xform *xc,
+                                col_vec3 *cmin, col_vec3 *cmax);
 
-/* Contacts of meshes a at xa and b at xb within margin. Surfaces have no inside, so
- * triangles that cross give a separation of minus their least-penetration depth as flat
- * pieces (col_core_distance_query on the two triangles, their planes included), and a
- * triangle pair that only touches gives 0 along its closest direction (or a's triangle
- * normal, turned toward b's triangle). */
-void col_mesh_mesh_contact(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
-                           double margin, col_mesh_contact *out);
+/* Visits the leaves of m whose box is nearer than limit (less rounding) to [cmin, cmax]. */
+void col_mesh_convex_visit(const col_mesh *m, col_vec3 cmin, col_vec3 cmax, double rounding, double limit,
+                           col_mesh_leaf_fn leaf, void *ctx);
 
 #endif

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
-/* Mesh distance (narrowphase/mesh_distance.c) and triangle distance
+/* Mesh distance (narrowphase/mesh_distance.c), contacts (narrowphase/mesh_contact.c)
+ * and triangle distance
  * (narrowphase/tri_dist.c), suite 'mesh'.
  *
  * Triangle distance against the exact rational oracle of tests/oracle_round.h (GMP: the
@@ -32,6 +33,7 @@
 #include "lib/core/alloc.h"
 #include "lib/core/mesh.h"
 #include "lib/core/vec.h"
+#include "narrowphase/mesh_contact.h"
 #include "narrowphase/mesh_distance.h"
 #include "narrowphase/tri_dist.h"
 #include "tests/oracle_round.h"
@@ -324,34 +326,6 @@ static void check_mm(const soup *a, const col_xform *xa, const soup *b, const co
     assert_true(fabs(col_len(col_sub(pb, pa)) - r->distance) <= 1e-13 * size);
 }
 
-/* Every vertex of a node's triangles lies in its oriented box (the nodes' triangle
- * ranges found by walking down, as col_mesh_fit_obbs assumes: a subtree's triangles are
- * consecutive, left child first). */
-static void check_obbs(const col_mesh *m, const col_mesh_obb *o)
-{
-    int first[2 * 400], end[2 * 400];
-    assert_true(m->node_count <= 2 * 400);
-    for (int n = m->node_count - 1; n >= 0; n--) { /* children come after their parent */
-        const col_mesh_node *nd = &m->nodes[n];
-        if (nd->count > 0) {
-            first[n] = nd->child;
-            end[n] = nd->child + nd->count;
-        } else {
-            assert_true(nd->child > n && end[nd->child] == first[nd->child + 1]);
-            first[n] = first[nd->child];
-            end[n] = end[nd->child + 1];
-        }
-        for (int k = first[n]; k < end[n]; k++) {
-            col_vec3 v[3];
-            col_mesh_triangle(m, k, v);
-            for (int i = 0; i < 3; i++) {
-                col_vec3 p = col_mat3_mul(&o[n].R, col_sub(v[i], o[n].c));
-                assert_true(fabs(p.x) <= o[n].h.x && fabs(p.y) <= o[n].h.y && fabs(p.z) <= o[n].h.z);
-            }
-        }
-    }
-}
-
 static void test_mesh_mesh_random(void **state)
 {
     (void)state;
@@ -370,17 +344,10 @@ static void test_mesh_mesh_random(void **state)
         col_mesh_closest r;
         col_mesh_mesh_distance(&a->m, &xa, &b->m, &xb, &r);
         check_mm(a, &xa, b, &xb, s * 4.0, &r, it);
-        /* the oriented-box experiment: each node's box holds its triangles, same answer */
-        col_mesh_obb *oa = malloc((size_t)a->m.node_count * sizeof *oa), *ob = malloc((size_t)b->m.node_count * sizeof *ob);
-        col_mesh_fit_obbs(&a->m, oa);
-        col_mesh_fit_obbs(&b->m, ob);
-        check_obbs(&a->m, oa);
-        check_obbs(&b->m, ob);
+        /* the box bound (the default is the RSS): the same brute-force answer */
         col_mesh_closest ro;
-        col_mesh_mesh_distance_obb(&a->m, &xa, oa, &b->m, &xb, ob, &ro);
+        col_mesh_mesh_distance_bound(&a->m, &xa, &b->m, &xb, COL_MESH_BOUND_BOX, &ro);
         check_mm(a, &xa, b, &xb, s * 4.0, &ro, it);
-        free(oa);
-        free(ob);
         zeros += r.distance == 0.0;
         leaf += r.leaf_pairs;
         all += (long)a->m.triangle_count * b->m.triangle_count;
