@@ -4163,14 +4163,14 @@ static void toi_degenerate(fx *f)
     GMAKE(f, m, col_geometry_create_mesh(&f->gh, &def, &m, &f->err));
     col_shape_id ms;
     EXPECT(f, COL_OK, col_shape_create_mesh(f->w, &def, &ms));
-    col_toi_output o;
-    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(m, apart[0], apart[1], f->gbox, apart[2], apart[3], f->scratch, &o));
-    QEXPECT(f, COL_ERR_INVALID_ARGUMENT, col_geometry_toi(f->gball, apart[0], apart[1], m, apart[2], apart[3], f->scratch, &o));
-    col_toi_input in = {ms, f->box, apart[0], apart[1], apart[2], apart[3]};
-    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, &o));
-    in.shape_a = f->pill;
-    in.shape_b = ms;
-    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_toi(f->w, &in, &o));
+    f->hash = col_world_hash(f->w);
+    /* meshes (C2A, docs/ccd.md): apart and staying apart, and a box sweeping through the
+     * mesh's tetrahedron from x = 9 to x = -9: first contact when its face x = c - 1
+     * reaches the vertex (1, 0, 0), at c = 2, s = 7/18 */
+    toi_both(f, m, ms, f->gbox, f->box, apart, false, 0, 1);
+    toi_both(f, f->gball, f->ball, m, ms, apart, false, 0, 1);
+    col_transform through[4] = {at(0, 0, 0), at(0, 0, 0), at(9, 0, 0), at(-9, 0, 0)};
+    toi_both(f, m, ms, f->gbox, f->box, through, true, 7.0 / 18 - 1e-6, 7.0 / 18 + 1e-12);
     col_geometry_destroy(m);
 }
 
