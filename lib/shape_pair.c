@@ -4,6 +4,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 #include "lib/geometry_data.h"
 #include "narrowphase/mesh_collide.h"
@@ -50,15 +51,51 @@ static void piece_query(const col_np_backend *be, void *cache, const col_piece *
     col_rounded_query(&ca, xa, &cb, xb, out);
 }
 
+/* The answer of a set of piece pairs: the first colliding one, else the one of least
+ * certified gap (a lower bound for them all); work counts summed either way. Shared by
+ * compounds and by a mesh against a compound's pieces. */
+typedef struct pair_fold {
+    col_np_result best;
+    int iterations, fallbacks;
+    bool done; /* a colliding pair was added: best is it */
+} pair_fold;
+
+static void fold_init(pair_fold *f)
+{
+    memset(f, 0, sizeof *f);
+    f->best.gap = INFINITY;
+    f->best.axis = col_v3(1, 0, 0);
+}
+
+/* Adds one piece pair's answer; true when it collides (the set is decided). */
+static bool fold_add(pair_fold *f, const col_np_result *r)
+{
+    f->iterations += r->iterations;
+    f->fallbacks += r->fallbacks;
+    if (r->colliding) {
+        f->best = *r;
+        f->done = true;
+    } else if (r->gap < f->best.gap) {
+        f->best = *r;
+    }
+    return f->done;
+}
+
+static void fold_finish(const pair_fold *f, col_np_result *out)
+{
+    *out = f->best;
+    out->colliding = f->done;
+    out->iterations = f->iterations;
+    out->fallbacks = f->fallbacks;
+}
+
 /* A mesh against a convex shape (one piece or a compound's pieces): each piece whose box
  * meets the mesh's box, until one collides; the gap is the smallest over the pieces. */
 static void mesh_convex(const col_geometry *m, const col_xform *xm, const col_geometry *c, const col_xform *xc,
                         col_mesh_cache *cache, col_np_result *out)
 {
-    col_np_result best = {0};
-    best.gap = INFINITY;
-    best.axis = col_v3(1, 0, 0);
-    int iterations = 0, fallbacks = 0;
+    pair_fold f;
+    fold_init(&f);
     col_vec3 mmin, mmax;
     if (c->piece_count > 1) col_geometry_box_at(m, xm, &mmin, &mmax);
     for (int i = 0; i < c->piece_count; i++) {
@@ -75,22 +112,11 @@ static void mesh_convex(const col_geometry *m, const col_xform *xm, const col_ge
         } else {
             col_core core = col_piece_core(&c->pieces[i]);
             col_mesh_convex_query(&m->mesh, xm, &core, xc, cache, &r);
-            iterations += r.iterations;
-            fallbacks += r.fallbacks;
-            if (r.colliding) {
-                *out = r;
-                out->iterations = iterations;
-                out->fallbacks = fallbacks;
-                return;
-            }
         }
-        if (r.gap < best.gap) best = r;
+        if (fold_add(&f, &r)) break;
     }
-    *out = best;
-    out->colliding = false;
-    out->axis = col_v3(1, 0, 0);
-    out->iterations = iterations;
-    out->fallbacks = fallbacks;
+    fold_finish(&f, out);
+    if (!out->colliding) out->axis = col_v3(1, 0, 0);
 }
 
 void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geometry *a, const col_xform *xa,
@@ -109,11 +135,9 @@ void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geome
     }
     /* Compounds: the pieces' boxes at the poses first (a chair's legs rarely all touch),
      * then the piece pairs whose boxes meet, until one collides. */
-    col_np_result best = {0};
-    best.gap = INFINITY;
-    best.axis = col_v3(1, 0, 0);
-    int iterations = 0, fallbacks = 0;
-    for (int i = 0; i < a->piece_count; i++) {
+    pair_fold f;
+    fold_init(&f);
+    for (int i = 0; i < a->piece_count && !f.done; i++) {
         col_vec3 amin, amax;
         col_piece_box_at(&a->pieces[i], xa, &amin, &amax);
         for (int j = 0; j < b->piece_count; j++) {
@@ -126,20 +150,9 @@ void col_shape_pair_query(const col_np_backend *be, void *cache, const col_geome
                 r.axis = axis;
             } else {
                 piece_query(be, NULL, &a->pieces[i], xa, &b->pieces[j], xb, scratch, &r);
-                iterations += r.iterations;
-                fallbacks += r.fallbacks;
-                if (r.colliding) {
-                    *out = r;
-                    out->iterations = iterations;
-                    out->fallbacks = fallbacks;
-                    return;
-                }
             }
-            if (r.gap < best.gap) best = r;
+            if (fold_add(&f, &r)) break;
         }
     }
-    *out = best;
-    out->colliding = false;
-    out->iterations = iterations;
-    out->fallbacks = fallbacks;
+    fold_finish(&f, out);
 }
