@@ -3,14 +3,16 @@
  * candidates are the bodies whose boxes meet the swept box of the moving geometry (the
  * query tree, lib/query_tree.h, walked by that box; the bodies moved since the last update
  * one by one); each gets the entry fraction of the moving geometry's box into its box,
- * and they are decided in the order of that fraction by the time of impact (ccd/toi.h:
- * the geometry moves, the body stays), stopping at the first whose box is entered after
- * the best hit so far (plus the time of impact's tolerance): a body whose box is not yet
- * reached cannot be touched earlier. */
+ * and they are decided in the order of that fraction by the time of impact (the geometry
+ * moves, the body stays: ccd/toi.h for two convex sides, ccd/c2a.h's controlled
+ * conservative advancement when either is a triangle mesh, as col_geometry_toi decides),
+ * stopping at the first whose box is entered after the best hit so far (plus the time of
+ * impact's tolerance): a body whose box is not yet reached cannot be touched earlier. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "ccd/c2a.h"
 #include "ccd/toi.h"
 #include "colibri/worldquery.h"
 #include "lib/query_tree.h"
@@ -31,7 +33,6 @@ typedef struct cast_query {
     int count, cap;
     col_alloc alloc;
     col_status status;
-    uint32_t mesh_slot; /* a mesh candidate (status INVALID_ARGUMENT) */
 } cast_query;
 
 static bool boxes_meet(col_vec3 amin, col_vec3 amax, col_vec3 bmin, col_vec3 bmax)
@@ -78,12 +79,6 @@ static void cast_body(cast_query *q, uint32_t slot)
     double e = box_enter(q, box.min, box.max);
     if (e > 1.0) return;
     if (!col_query_body_passes(w, slot, q->filter)) return;
-    if (col_geometry_is_mesh(w->shapes[w->bodies[slot].shape].geom)) {
-        /* the smallest such slot, so the message does not depend on the walk's order */
-        if (q->status != COL_ERR_INVALID_ARGUMENT || slot < q->mesh_slot) q->mesh_slot = slot;
-        q->status = COL_ERR_INVALID_ARGUMENT;
-        return;
-    }
     if (q->count == q->cap) {
         int cap = q->cap ? 2 * q->cap : 16;
         cast_cand *n = col_alloc_bytes(&q->alloc, (size_t)cap * sizeof *n);
@@ -99,8 +94,7 @@ static void cast_body(cast_query *q, uint32_t slot)
     q->cand[q->count++].slot = slot;
 }
 
-/* Every candidate (no pruning here: a mesh candidate is an error wherever it lies, so the
- * outcome does not depend on the order of the walk). */
+/* Every candidate; the pruning by the best hit is in cast_decide, after the sort. */
 static void cast_walk(cast_query *q)
 {
     const col_box_tree *t = col_world_query_tree(q->w);
@@ -152,8 +146,11 @@ static void cast_decide(cast_query *q, const col_geometry *g, col_transform pose
         const col_body_rec *b = &q->w->bodies[slot];
         col_toi_motion mb;
         col_toi_motion_init(&mb, b->pose, b->pose);
+        const col_geometry *bg = q->w->shapes[b->shape].geom;
         col_toi_result r;
-        col_toi_convex(g, &mg, q->w->shapes[b->shape].geom, &mb, &r);
+        /* the same split as col_geometry_toi (lib/toi.c), so a cast answers as it does */
+        if (col_geometry_is_mesh(g) || col_geometry_is_mesh(bg)) col_c2a_toi(g, &mg, bg, &mb, NULL, &r, NULL);
+        else col_toi_convex(g, &mg, bg, &mb, &r);
         if (!r.hit) continue;
         if (*found && (r.s > best.s || (r.s == best.s && slot > best_slot))) continue;
         best = r, best_slot = slot, *found = true;
@@ -179,9 +176,6 @@ col_status col_world_cast_shape(const col_world *world, const col_geometry *geom
     if (found != NULL) *found = false;
     if (world == NULL || geometry == NULL || hit == NULL || found == NULL)
         return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
-    if (col_geometry_is_mesh(geometry))
-        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT,
-                              "%s: the moving geometry is a mesh (shape casts take convex geometries)", what);
     col_transform p;
     col_status st = col_world_check_pose(world, pose, &p, what);
     if (st != COL_OK) return st;
@@ -212,10 +206,5 @@ col_status col_world_cast_shape(const col_world *world, const col_geometry *geom
     col_free_bytes(&q.alloc, q.cand, (size_t)q.cap * sizeof *q.cand);
     if (q.status == COL_ERR_OUT_OF_MEMORY)
         return col_world_fail(world, q.status, "%s: out of memory for the candidate list", what);
-    if (q.status == COL_ERR_INVALID_ARGUMENT)
-        return col_world_fail(world, q.status,
-                              "%s: body (index1 %u) is a mesh, which shape casts do not handle yet (filter it out "
-                              "by group/mask)",
-                              what, (unsigned)col_world_body_id(world, q.mesh_slot).index1);
     return COL_OK;
 }

@@ -27,6 +27,7 @@
 #define SEED 0x5ca57ULL
 #define ROOM 8.0
 #define NB 40
+#define PI 3.14159265358979323846
 
 static int scaled(int n)
 {
@@ -52,13 +53,17 @@ static col_transform random_pose(void)
 
 typedef struct scene {
     col_world *w;
-    col_shape_id shapes[6];
+    int nshapes, nb; /* body i has shapes[i % nshapes] */
+    col_shape_id shapes[8];
     col_body_id id[NB];
 } scene;
+
+static void scene_bodies(scene *s);
 
 static void scene_make(scene *s)
 {
     memset(s, 0, sizeof *s);
+    s->nshapes = 6, s->nb = NB;
     col_world_def def = col_default_world_def();
     assert_int_equal(col_world_create(&def, &s->w), COL_OK);
     col_vec3 pts[12];
@@ -72,9 +77,14 @@ static void scene_make(scene *s)
     col_compound_child kids[2] = {{s->shapes[2], {{0.5, 0, 0}, {0, 0, 0, 1}}},
                                   {s->shapes[4], {{-0.5, 0, 0}, {0, 0.6, 0, 0.8}}}};
     assert_int_equal(col_shape_create_compound(s->w, kids, 2, &s->shapes[5]), COL_OK);
-    for (int i = 0; i < NB; i++) {
+    scene_bodies(s);
+}
+
+static void scene_bodies(scene *s)
+{
+    for (int i = 0; i < s->nb; i++) {
         col_body_def bd = col_default_body_def();
-        bd.shape = s->shapes[i % 6];
+        bd.shape = s->shapes[i % s->nshapes];
         bd.pose = random_pose();
         bd.filter_group = 1u << (i % 3);
         bd.user_data = (void *)(intptr_t)i;
@@ -121,12 +131,12 @@ static bool brute(const scene *s, col_query_scratch *scr, const col_geometry *g,
     bool found = false;
     col_transform end = pose;
     end.p = col_add(pose.p, d);
-    for (int i = 0; i < NB; i++) {
+    for (int i = 0; i < s->nb; i++) {
         if (!passes(s, i, f)) continue;
         col_transform bp;
         assert_int_equal(col_body_get_pose(s->w, s->id[i], &bp), COL_OK);
         const col_geometry *bg;
-        assert_int_equal(col_shape_get_geometry(s->w, s->shapes[i % 6], &bg), COL_OK);
+        assert_int_equal(col_shape_get_geometry(s->w, s->shapes[i % s->nshapes], &bg), COL_OK);
         col_toi_output o;
         assert_int_equal(col_geometry_toi(g, pose, end, bg, bp, bp, scr, &o), COL_OK);
         if (!o.hit) continue;
@@ -148,36 +158,53 @@ static bool listed(const col_body_id *ids, int n, col_body_id id)
     return false;
 }
 
-static void test_cast_shape_matches_brute_force(void **state)
+/* The exact substep reference: the geometry at N + 1 equally spaced instants of the sweep
+ * before the fraction (all of them without a hit), each decided exactly by the pair
+ * test; a body touching at one of them is a late or missed hit. */
+static void substeps_before(const scene *s, const col_geometry *qg, col_transform pose, col_vec3 d,
+                            const col_query_filter *f, bool found, double fraction, int steps, int c)
 {
-    (void)state;
-    rng_seed(SEED, "cast_shape_matches_brute_force");
-    scene s;
-    scene_make(&s);
-    col_geometry *g[4];
-    make_geometries(g);
+    col_body_id ids[NB];
+    for (int k = 0; k <= steps; k++) {
+        double t = (double)k / steps;
+        if (found && t >= fraction - 1e-9) break;
+        int n;
+        assert_int_equal(col_world_overlap_shape(s->w, qg, moved(pose, d, t), f, ids, NB, &n), COL_OK);
+        if (n != 0)
+            fail_msg("cast %d: body %u touches at substep %.17g, %s", c, (unsigned)ids[0].index1, t,
+                     found ? "before the fraction" : "and the cast found nothing");
+    }
+}
+
+/* ncasts casts of the geometries g[0 .. ng) in scene s, each against the brute force and
+ * the exact checks; solid[i] says whether g[i] is solid (not a mesh), body_solid whether
+ * body i's shape is. steps > 0 adds the substep reference. */
+static void run_casts(scene *s, col_geometry **g, int ng, const bool *solid, bool (*body_solid)(const scene *, int),
+                      int ncasts, int steps, const char *name)
+{
     col_query_scratch *scr;
     assert_int_equal(col_query_scratch_create(NULL, &scr), COL_OK);
     col_query_filter groups = col_default_query_filter(), callback = col_default_query_filter();
     groups.mask = 1u | 4u;
     callback.fn = odd_only;
-    int casts = scaled(400), hits = 0, at_zero = 0, zero_len = 0;
+    int casts = scaled(ncasts), hits = 0, at_zero = 0, zero_len = 0, moved_hits = 0;
     for (int c = 0; c < casts; c++) {
         if (c == casts / 2) /* set poses count, before the next update */
-            for (int i = 1; i < NB; i += 5) assert_int_equal(col_body_set_pose(s.w, s.id[i], random_pose()), COL_OK);
-        const col_geometry *qg = g[c % 4];
+            for (int i = 1; i < s->nb; i += 5)
+                assert_int_equal(col_body_set_pose(s->w, s->id[i], random_pose()), COL_OK);
+        const col_geometry *qg = g[c % ng];
         col_transform pose = random_pose();
-        int kind = c % 5;
+        int kind = c % 5, inside = (c / 5) % s->nb;
         if (kind < 3) /* a free start, so most of these casts travel before they hit */
             for (int tries = 0; tries < 20; tries++) {
                 int n;
-                assert_int_equal(col_world_overlap_shape(s.w, qg, pose, NULL, NULL, 0, &n), COL_OK);
+                assert_int_equal(col_world_overlap_shape(s->w, qg, pose, NULL, NULL, 0, &n), COL_OK);
                 if (n == 0) break;
                 pose = random_pose();
             }
-        if (kind == 3) { /* start inside or on a body: fraction 0 */
+        if (kind == 3) { /* start inside or on a body: fraction 0 when both are solid */
             col_transform bp;
-            assert_int_equal(col_body_get_pose(s.w, s.id[(c / 5) % NB], &bp), COL_OK);
+            assert_int_equal(col_body_get_pose(s->w, s->id[inside], &bp), COL_OK);
             pose.p = bp.p;
         }
         col_vec3 d = col_v3(urange(-4, 4), urange(-4, 4), urange(-4, 4));
@@ -185,31 +212,36 @@ static void test_cast_shape_matches_brute_force(void **state)
         const col_query_filter *f = c % 3 == 0 ? NULL : c % 3 == 1 ? &groups : &callback;
         col_shape_hit h;
         bool found;
-        assert_int_equal(col_world_cast_shape(s.w, qg, pose, d, f, &h, &found), COL_OK);
+        assert_int_equal(col_world_cast_shape(s->w, qg, pose, d, f, &h, &found), COL_OK);
         int body = -1;
         col_toi_output want = {0};
-        bool bf = brute(&s, scr, qg, pose, d, f, &body, &want);
+        bool bf = brute(s, scr, qg, pose, d, f, &body, &want);
         if (bf != found) fail_msg("cast %d: found %d, brute force %d", c, found, bf);
         zero_len += d.x == 0 && d.y == 0 && d.z == 0;
+        if (steps > 0) substeps_before(s, qg, pose, d, f, found, found ? h.fraction : 2.0, steps, c);
         if (!found) {
             assert_int_equal(h.body.index1, 0);
             continue;
         }
         hits++;
         at_zero += h.fraction == 0.0;
+        moved_hits += h.fraction > 0.0;
         if (fabs(h.fraction - want.s) > 1e-12) fail_msg("cast %d: fraction %.17g, brute force %.17g", c, h.fraction, want.s);
-        if (h.body.index1 != s.id[body].index1) {
+        if (h.body.index1 != s->id[body].index1) {
             /* only a tie (to rounding: the brute force renormalises the poses) may differ */
             col_toi_output o;
             int other = (int)h.body.index1 - 1;
-            assert_true(other >= 0 && other < NB);
+            assert_true(other >= 0 && other < s->nb);
             assert_true(other < body || fabs(h.fraction - want.s) > 0);
             col_transform bp, end = moved(pose, d, 1.0);
-            assert_int_equal(col_body_get_pose(s.w, s.id[other], &bp), COL_OK);
+            assert_int_equal(col_body_get_pose(s->w, s->id[other], &bp), COL_OK);
             const col_geometry *bg;
-            assert_int_equal(col_shape_get_geometry(s.w, s.shapes[other % 6], &bg), COL_OK);
+            assert_int_equal(col_shape_get_geometry(s->w, s->shapes[other % s->nshapes], &bg), COL_OK);
             assert_int_equal(col_geometry_toi(qg, pose, end, bg, bp, bp, scr, &o), COL_OK);
             if (!(o.hit && fabs(o.s - want.s) <= 1e-12)) fail_msg("cast %d: body %d, brute force %d", c, other, body);
+        } else if (h.piece != want.piece_b || h.shape_piece != want.piece_a) {
+            fail_msg("cast %d: pieces %d / %d, brute force %d / %d", c, h.piece, h.shape_piece, want.piece_b,
+                     want.piece_a);
         }
         assert_true(h.fraction >= 0.0 && h.fraction <= 1.0);
         assert_true(fabs(col_len(h.normal) - 1.0) < 1e-9);
@@ -218,25 +250,48 @@ static void test_cast_shape_matches_brute_force(void **state)
             fail_msg("cast %d: normal (%g %g %g) fraction %g points %g %g %g / %g %g %g", c, h.normal.x, h.normal.y,
                      h.normal.z, h.fraction, h.point.x, h.point.y, h.point.z, h.shape_point.x, h.shape_point.y,
                      h.shape_point.z);
-        if (kind == 3 && passes(&s, (c / 5) % NB, f)) assert_true(h.fraction == 0.0);
+        /* at the fraction the two points are (nearly) one: the contact */
+        if (h.fraction > 0.0 && col_len(col_sub(h.shape_point, h.point)) > 1e-5 * (1.0 + col_len(d)))
+            fail_msg("cast %d: points %g apart at the fraction", c, col_len(col_sub(h.shape_point, h.point)));
+        if (kind == 3 && solid[c % ng] && body_solid(s, inside) && passes(s, inside, f))
+            assert_true(h.fraction == 0.0);
         /* exactly: nothing that passes the filter touches the shape just before the fraction */
         col_body_id ids[NB];
         int n;
         if (h.fraction > 1e-9) {
-            assert_int_equal(col_world_overlap_shape(s.w, qg, moved(pose, d, h.fraction - 1e-9), f, ids, NB, &n),
+            assert_int_equal(col_world_overlap_shape(s->w, qg, moved(pose, d, h.fraction - 1e-9), f, ids, NB, &n),
                              COL_OK);
             if (n != 0) fail_msg("cast %d: a body touches before the fraction %.17g", c, h.fraction);
         }
         /* and the hit body touches it within the time of impact's 1e-6 after it */
         double after = fmin(1.0, h.fraction + 2e-6);
-        assert_int_equal(col_world_overlap_shape(s.w, qg, moved(pose, d, after), f, ids, NB, &n), COL_OK);
+        assert_int_equal(col_world_overlap_shape(s->w, qg, moved(pose, d, after), f, ids, NB, &n), COL_OK);
         if (!listed(ids, n, h.body)) fail_msg("cast %d: the hit body does not touch just after %.17g", c, h.fraction);
     }
-    print_message("shape casts: %d casts, %d hits, %d at fraction 0, %d of zero length\n", casts, hits, at_zero,
-                  zero_len);
-    assert_true(hits * 4 > casts && hits < casts && at_zero > 0 && zero_len > 0);
-    for (int k = 0; k < 4; k++) col_geometry_destroy(g[k]);
+    print_message("%s: %d casts, %d hits (%d after a move), %d at fraction 0, %d of zero length\n", name, casts, hits,
+                  moved_hits, at_zero, zero_len);
+    /* the generator must make hard cases: hits and misses, travelling hits, starts in contact */
+    assert_true(hits * 4 > casts && hits < casts && moved_hits * 8 > casts && at_zero > 0 && zero_len > 0);
     col_query_scratch_destroy(scr);
+}
+
+static bool all_solid(const scene *s, int i)
+{
+    (void)s, (void)i;
+    return true;
+}
+
+static void test_cast_shape_matches_brute_force(void **state)
+{
+    (void)state;
+    rng_seed(SEED, "cast_shape_matches_brute_force");
+    scene s;
+    scene_make(&s);
+    col_geometry *g[4];
+    make_geometries(g);
+    const bool solid[4] = {true, true, true, true};
+    run_casts(&s, g, 4, solid, all_solid, 400, 0, "shape casts");
+    for (int k = 0; k < 4; k++) col_geometry_destroy(g[k]);
     col_world_destroy(s.w);
 }
 
@@ -302,55 +357,309 @@ static void test_cast_shape_grazing(void **state)
     col_world_destroy(w);
 }
 
-/* A mesh body in the way is refused (the time of impact has no meshes yet), without
- * touching the world; filtered out, the cast goes past it. */
-static void test_cast_shape_mesh_body(void **state)
+/* ---- meshes (C2A) ---- */
+
+typedef struct mesh_data {
+    col_vec3 v[64];
+    uint32_t t[3 * 80];
+    int nv, nt;
+} mesh_data;
+
+static col_mesh_def mesh_def(const mesh_data *m)
+{
+    col_mesh_def d = col_default_mesh_def();
+    d.vertices = m->v, d.vertex_count = m->nv, d.indices = m->t, d.triangle_count = m->nt;
+    return d;
+}
+
+static void tri(mesh_data *m, int a, int b, int c)
+{
+    m->t[3 * m->nt] = (uint32_t)a, m->t[3 * m->nt + 1] = (uint32_t)b, m->t[3 * m->nt + 2] = (uint32_t)c, m->nt++;
+}
+
+/* A closed bumpy ball (lat-long grid, poles shared), radius about r. */
+static void md_ball(mesh_data *m, double r)
+{
+    enum { NLAT = 5, NLON = 6 };
+    m->nv = m->nt = 0;
+    m->v[m->nv++] = col_v3(0, 0, r);
+    for (int i = 1; i < NLAT; i++)
+        for (int j = 0; j < NLON; j++) {
+            double th = PI * i / NLAT, ph = 2 * PI * j / NLON, rr = r * urange(0.8, 1.1);
+            m->v[m->nv++] = col_v3(rr * sin(th) * cos(ph), rr * sin(th) * sin(ph), rr * cos(th));
+        }
+    m->v[m->nv++] = col_v3(0, 0, -r);
+    int last = m->nv - 1;
+    for (int j = 0; j < NLON; j++) {
+        tri(m, 0, 1 + j, 1 + (j + 1) % NLON);
+        tri(m, last, 1 + (NLAT - 2) * NLON + (j + 1) % NLON, 1 + (NLAT - 2) * NLON + j);
+    }
+    for (int i = 0; i < NLAT - 2; i++)
+        for (int j = 0; j < NLON; j++) {
+            int a = 1 + i * NLON + j, b = 1 + i * NLON + (j + 1) % NLON;
+            tri(m, a, a + NLON, b);
+            tri(m, b, a + NLON, b + NLON);
+        }
+}
+
+/* An open wavy patch over [-r, r]^2 (a surface with a boundary: casts pass beside it,
+ * graze its edges, cross it from either side). */
+static void md_patch(mesh_data *m, double r)
+{
+    enum { N = 4 };
+    m->nv = m->nt = 0;
+    for (int i = 0; i <= N; i++)
+        for (int j = 0; j <= N; j++)
+            m->v[m->nv++] = col_v3(-r + 2 * r * i / N, urange(-0.1, 0.1) * r, -r + 2 * r * j / N);
+    for (int i = 0; i < N; i++)
+        for (int j = 0; j < N; j++) {
+            int a = i * (N + 1) + j;
+            tri(m, a, a + 1, a + N + 1);
+            tri(m, a + 1, a + N + 2, a + N + 1);
+        }
+}
+
+/* A closed box of half extents h as 12 triangles (thin when one extent is small). */
+static void md_slab(mesh_data *m, col_vec3 h)
+{
+    m->nv = m->nt = 0;
+    for (int i = 0; i < 8; i++)
+        m->v[m->nv++] = col_v3(i & 1 ? h.x : -h.x, i & 2 ? h.y : -h.y, i & 4 ? h.z : -h.z);
+    static const int q[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
+    for (int f = 0; f < 6; f++) tri(m, q[f][0], q[f][1], q[f][2]), tri(m, q[f][0], q[f][2], q[f][3]);
+}
+
+/* A soup of random triangles over [-r, r]^3 with degenerate ones: collinear points and a
+ * repeated index (segments). No point triangles: a point crossing a surface touches it
+ * for one instant only, which the check "touching just after the fraction" cannot see
+ * (tests/test_c2a.c covers them). */
+static void md_soup(mesh_data *m, double r)
+{
+    m->nv = m->nt = 0;
+    for (int i = 0; i < 24; i++) m->v[m->nv++] = col_v3(urange(-r, r), urange(-r, r), urange(-r, r));
+    m->v[m->nv++] = col_v3(-r, 0, 0), m->v[m->nv++] = col_v3(0, 0, 0), m->v[m->nv++] = col_v3(r, 0, 0);
+    m->v[m->nv++] = col_v3(0, r, 0);
+    for (int k = 0; k < 14; k++) tri(m, (int)(rng_next() % 24), (int)(rng_next() % 24), (int)(rng_next() % 24));
+    tri(m, 24, 25, 26); /* collinear */
+    tri(m, 27, 27, 25); /* a repeated index: a segment */
+}
+
+static col_shape_id shape_of(col_world *w, const mesh_data *m)
+{
+    col_mesh_def d = mesh_def(m);
+    col_shape_id id;
+    assert_int_equal(col_shape_create_mesh(w, &d, &id), COL_OK);
+    return id;
+}
+
+static col_geometry *geometry_of(const mesh_data *m)
+{
+    col_mesh_def d = mesh_def(m);
+    col_geometry *g;
+    assert_int_equal(col_geometry_create_mesh(NULL, &d, &g, NULL), COL_OK);
+    return g;
+}
+
+/* shapes 0..3 are meshes (ball, patch, thin slab, soup), 4..7 convex */
+static bool mesh_scene_solid(const scene *s, int i)
+{
+    return i % s->nshapes >= 4;
+}
+
+/* Casts of convex and of mesh geometries among mesh and convex bodies: the brute force
+ * (every body by col_geometry_toi, which hands meshes to C2A) and the exact substep
+ * reference (the pair test at 192 instants: no contact before the fraction, none at all
+ * without a hit), besides the checks of run_casts. */
+static void test_cast_shape_meshes(void **state)
 {
     (void)state;
+    rng_seed(SEED + 1, "cast_shape_meshes");
+    scene s;
+    memset(&s, 0, sizeof s);
+    s.nshapes = 8, s.nb = 32;
+    col_world_def def = col_default_world_def();
+    assert_int_equal(col_world_create(&def, &s.w), COL_OK);
+    mesh_data m;
+    md_ball(&m, 0.8);
+    s.shapes[0] = shape_of(s.w, &m);
+    md_patch(&m, 0.9);
+    s.shapes[1] = shape_of(s.w, &m);
+    md_slab(&m, col_v3(0.7, 0.004, 0.5));
+    s.shapes[2] = shape_of(s.w, &m);
+    md_soup(&m, 0.8);
+    s.shapes[3] = shape_of(s.w, &m);
+    col_vec3 pts[12];
+    for (int i = 0; i < 12; i++) pts[i] = col_v3(urange(-0.7, 0.7), urange(-0.7, 0.7), urange(-0.7, 0.7));
+    assert_int_equal(col_shape_create_convex(s.w, pts, 12, &s.shapes[4]), COL_OK);
+    assert_int_equal(col_shape_create_box(s.w, col_v3(0.6, 0.3, 0.45), &s.shapes[5]), COL_OK);
+    assert_int_equal(col_shape_create_sphere(s.w, 0.5, &s.shapes[6]), COL_OK);
+    assert_int_equal(col_shape_create_capsule(s.w, 0.6, 0.25, &s.shapes[7]), COL_OK);
+    scene_bodies(&s);
+    col_geometry *g[6];
+    make_geometries(g);
+    md_ball(&m, 0.5);
+    g[4] = geometry_of(&m);
+    md_patch(&m, 0.6);
+    g[5] = geometry_of(&m);
+    const bool solid[6] = {true, true, true, true, false, false};
+    run_casts(&s, g, 6, solid, mesh_scene_solid, 240, 192, "shape casts with meshes");
+    for (int k = 0; k < 6; k++) col_geometry_destroy(g[k]);
+    col_world_destroy(s.w);
+}
+
+static col_world *mesh_world(const mesh_data *m, col_transform pose, col_body_id *body)
+{
     col_world_def def = col_default_world_def();
     col_world *w;
     assert_int_equal(col_world_create(&def, &w), COL_OK);
-    col_vec3 v[3] = {{-2, 0, -2}, {2, 0, -2}, {0, 0, 2}};
-    uint32_t t[3] = {0, 1, 2};
-    col_mesh_def md = col_default_mesh_def();
-    md.vertices = v, md.vertex_count = 3, md.indices = t, md.triangle_count = 1;
-    col_shape_id mesh, ball;
-    assert_int_equal(col_shape_create_mesh(w, &md, &mesh), COL_OK);
-    assert_int_equal(col_shape_create_sphere(w, 1, &ball), COL_OK);
     col_body_def bd = col_default_body_def();
-    bd.shape = mesh;
-    bd.pose = at(0, 0, 0);
-    bd.filter_group = 2;
-    col_body_id m, b;
-    assert_int_equal(col_body_create(w, &bd, &m), COL_OK);
-    bd.shape = ball;
-    bd.pose = at(0, -5, 0);
-    bd.filter_group = 1;
-    assert_int_equal(col_body_create(w, &bd, &b), COL_OK);
+    bd.shape = shape_of(w, m);
+    bd.pose = pose;
+    bd.is_static = true;
+    assert_int_equal(col_body_create(w, &bd, body), COL_OK);
     assert_int_equal(col_world_update(w), COL_OK);
-    col_geometry *qs;
-    assert_int_equal(col_geometry_create_sphere(NULL, 0.5, &qs, NULL), COL_OK);
-    uint64_t hash = col_world_hash(w);
+    return w;
+}
+
+/* the one hit of a cast that must hit body b at a known fraction s, at most 1e-6 early */
+static col_shape_hit hit_at(col_world *w, const col_geometry *g, col_transform pose, col_vec3 d, col_body_id b,
+                            double s)
+{
+    col_shape_hit h;
+    bool found;
+    assert_int_equal(col_world_cast_shape(w, g, pose, d, NULL, &h, &found), COL_OK);
+    if (!found) fail_msg("no hit, want %.17g", s);
+    assert_int_equal(h.body.index1, b.index1);
+    /* s itself is rounded (the vertices are): allow it 1e-12 */
+    if (!(h.fraction <= s + 1e-12 && h.fraction >= s - 1e-6)) fail_msg("fraction %.17g, want %.17g", h.fraction, s);
+    return h;
+}
+
+static void miss(col_world *w, const col_geometry *g, col_transform pose, col_vec3 d)
+{
     col_shape_hit h;
     bool found = true;
-    assert_int_equal(col_world_cast_shape(w, qs, at(0, 5, 0), col_v3(0, -10, 0), NULL, &h, &found),
-                     COL_ERR_INVALID_ARGUMENT);
-    assert_false(found);
-    assert_non_null(strstr(col_world_last_error(w), "mesh"));
-    assert_true(col_world_hash(w) == hash);
-    col_query_filter f = col_default_query_filter();
-    f.mask = 1;
-    assert_int_equal(col_world_cast_shape(w, qs, at(0, 5, 0), col_v3(0, -10, 0), &f, &h, &found), COL_OK);
-    assert_true(found);
-    assert_int_equal(h.body.index1, b.index1);
-    assert_true(h.fraction <= 0.85 && h.fraction >= 0.85 - 1e-6);
-    assert_true(h.normal.y > 0.999);
-    /* a mesh geometry does not move */
-    const col_geometry *mg;
-    assert_int_equal(col_shape_get_geometry(w, mesh, &mg), COL_OK);
-    assert_int_equal(col_world_cast_shape(w, mg, at(0, 5, 0), col_v3(0, -10, 0), &f, &h, &found),
-                     COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_world_cast_shape(w, g, pose, d, NULL, &h, &found), COL_OK);
+    if (found) fail_msg("a hit at %.17g, want none", h.fraction);
+}
+
+/* Known first contacts with a mesh floor (the square [-2, 2]^2 at y = 0, two triangles):
+ * grazing along its plane (hit at its edge) and a hair above (miss), landing from above
+ * and from below (a surface: both sides, normal toward the shape, the caller's triangle
+ * number), starting on it (fraction 0, any direction, zero length), a small fast sphere
+ * crossing it in one cast, and a mesh moving onto it. */
+static void test_cast_shape_mesh_floor(void **state)
+{
+    (void)state;
+    mesh_data m = {.nv = 4};
+    m.v[0] = col_v3(-2, 0, -2), m.v[1] = col_v3(2, 0, -2), m.v[2] = col_v3(2, 0, 2), m.v[3] = col_v3(-2, 0, 2);
+    tri(&m, 0, 2, 1);
+    tri(&m, 0, 3, 2);
+    col_body_id b;
+    col_world *w = mesh_world(&m, at(0, 0, 0), &b);
+    col_geometry *qb, *qs, *qt;
+    assert_int_equal(col_geometry_create_box(NULL, col_v3(0.5, 0.5, 0.5), &qb, NULL), COL_OK);
+    assert_int_equal(col_geometry_create_sphere(NULL, 0.5, &qs, NULL), COL_OK);
+    /* box on the plane: contact when its right face reaches x = -2 */
+    hit_at(w, qb, at(-5, 0.5, 0), col_v3(10, 0, 0), b, 0.25);
+    miss(w, qb, at(-5, 0.5 + 1e-9, 0), col_v3(10, 0, 0));
+    /* sphere rolling on it: contact when its centre is above the edge x = -2 */
+    hit_at(w, qs, at(-5, 0.5, 0), col_v3(10, 0, 0), b, 0.3);
+    miss(w, qs, at(-5, 0.5 + 1e-9, 0), col_v3(10, 0, 0));
+    /* landing on triangle 1 (z > x) from above and from below */
+    col_shape_hit h = hit_at(w, qs, at(0.3, 5, 0.7), col_v3(0, -10, 0), b, 0.45);
+    assert_int_equal(h.piece, 1);
+    assert_true(h.normal.y > 0.999999);
+    assert_true(col_len(col_sub(h.point, col_v3(0.3, 0, 0.7))) < 1e-5);
+    assert_true(col_len(col_sub(h.shape_point, col_v3(0.3, 0, 0.7))) < 1e-5);
+    h = hit_at(w, qs, at(0.3, -5, 0.7), col_v3(0, 10, 0), b, 0.45);
+    assert_int_equal(h.piece, 1);
+    assert_true(h.normal.y < -0.999999);
+    h = hit_at(w, qs, at(0.7, 5, 0.3), col_v3(0, -10, 0), b, 0.45);
+    assert_int_equal(h.piece, 0);
+    /* starting on it: fraction 0 whatever the direction; zero length; just off it: none */
+    hit_at(w, qs, at(0, 0.5, 0), col_v3(3, 0, 0), b, 0.0);
+    hit_at(w, qs, at(0, 0.5, 0), col_v3(0, 3, 0), b, 0.0);
+    hit_at(w, qs, at(0, 0.5, 0), col_v3(0, 0, 0), b, 0.0);
+    miss(w, qs, at(0, 0.6, 0), col_v3(0, 0, 0));
+    /* a small sphere crossing the plane in one long cast: contact at y = 0.05 */
+    assert_int_equal(col_geometry_create_sphere(NULL, 0.05, &qt, NULL), COL_OK);
+    hit_at(w, qt, at(1, 50, 1), col_v3(0, -100, 0), b, (50 - 0.05) / 100);
+    /* a mesh falling onto it: a triangle whose lowest vertex is its origin (mesh-mesh) */
+    mesh_data t = {.nv = 3};
+    t.v[0] = col_v3(0, 0, 0), t.v[1] = col_v3(1, 0.5, 0), t.v[2] = col_v3(0, 0.5, 1);
+    tri(&t, 0, 1, 2);
+    col_geometry *gt = geometry_of(&t);
+    h = hit_at(w, gt, at(0.2, 3, 0.3), col_v3(0, -6, 0), b, 0.5);
+    assert_true(col_len(col_sub(h.shape_point, col_v3(0.2, 0, 0.3))) < 1e-5);
+    assert_int_equal(h.shape_piece, 0);
+    hit_at(w, gt, at(0.2, 0, 0.3), col_v3(5, 0, 0), b, 0.0);
+    miss(w, gt, at(0.2, 1e-9, 0.3), col_v3(0, 0, 3));
+    /* a closed mesh box falling onto it: its bottom face at y = 0 */
+    mesh_data sl;
+    md_slab(&sl, col_v3(0.5, 0.05, 0.5));
+    col_geometry *gs = geometry_of(&sl);
+    hit_at(w, gs, at(0, 5, 0), col_v3(0, -10, 0), b, (5 - 0.05) / 10);
+    col_geometry_destroy(gs);
+    col_geometry_destroy(gt);
+    col_geometry_destroy(qt);
+    col_geometry_destroy(qb);
     col_geometry_destroy(qs);
+    col_world_destroy(w);
+}
+
+/* Casts that pass between triangles: two quads of a mesh leave a slit 0.2 wide (x in
+ * [-0.1, 0.1]) at y = 0. A sphere of radius 0.1 dropped through its middle touches both
+ * edges as its centre crosses y = 0; a hair thinner, or a thin box, falls through; a
+ * capsule lying across it lands on both. A thin closed slab (0.002 thick) below stops
+ * what passes. */
+static void test_cast_shape_mesh_slit(void **state)
+{
+    (void)state;
+    mesh_data m = {.nv = 8};
+    m.v[0] = col_v3(-2, 0, -2), m.v[1] = col_v3(-0.1, 0, -2), m.v[2] = col_v3(-0.1, 0, 2), m.v[3] = col_v3(-2, 0, 2);
+    m.v[4] = col_v3(0.1, 0, -2), m.v[5] = col_v3(2, 0, -2), m.v[6] = col_v3(2, 0, 2), m.v[7] = col_v3(0.1, 0, 2);
+    tri(&m, 0, 1, 2), tri(&m, 0, 2, 3), tri(&m, 4, 5, 6), tri(&m, 4, 6, 7);
+    col_body_id b, slab;
+    col_world *w = mesh_world(&m, at(0, 0, 0), &b);
+    mesh_data sl;
+    md_slab(&sl, col_v3(1, 0.001, 1));
+    col_body_def bd = col_default_body_def();
+    bd.shape = shape_of(w, &sl);
+    bd.pose = at(0, -3, 0);
+    assert_int_equal(col_body_create(w, &bd, &slab), COL_OK);
+    assert_int_equal(col_world_update(w), COL_OK);
+    col_geometry *g;
+    assert_int_equal(col_geometry_create_sphere(NULL, 0.1, &g, NULL), COL_OK);
+    hit_at(w, g, at(0, 5, 0), col_v3(0, -10, 0), b, 0.5);
+    col_geometry_destroy(g);
+    /* a hair thinner: through the slit, onto the slab's top face at y = -2.999 */
+    assert_int_equal(col_geometry_create_sphere(NULL, 0.1 - 1e-9, &g, NULL), COL_OK);
+    hit_at(w, g, at(0, 5, 0), col_v3(0, -10, 0), slab, (5 + 2.999 - (0.1 - 1e-9)) / 10);
+    col_geometry_destroy(g);
+    assert_int_equal(col_geometry_create_box(NULL, col_v3(0.05, 0.3, 1), &g, NULL), COL_OK);
+    hit_at(w, g, at(0, 5, 0), col_v3(0, -10, 0), slab, (5 + 2.999 - 0.3) / 10);
+    /* beside the slab: nothing */
+    miss(w, g, at(0, 5, 3.5), col_v3(0, -10, 0));
+    col_geometry_destroy(g);
+    /* a capsule across the slit (its axis, z, along x after a quarter turn about y) */
+    assert_int_equal(col_geometry_create_capsule(NULL, 0.5, 0.05, &g, NULL), COL_OK);
+    col_transform p = at(0, 5, 0);
+    p.q = (col_quat){0, sqrt(0.5), 0, sqrt(0.5)};
+    hit_at(w, g, p, col_v3(0, -10, 0), b, (5 - 0.05) / 10);
+    col_geometry_destroy(g);
+    /* a mesh through the slit: a vertical triangle 0.1 wide falls onto the slab */
+    mesh_data t = {.nv = 3};
+    t.v[0] = col_v3(0, 0, 0), t.v[1] = col_v3(-0.05, 1, 0), t.v[2] = col_v3(0.05, 1, 0);
+    tri(&t, 0, 1, 2);
+    g = geometry_of(&t);
+    hit_at(w, g, at(0, 5, 0), col_v3(0, -10, 0), slab, (5 + 2.999) / 10);
+    /* wider than the slit: its edges land on the slit's edges */
+    t.v[1] = col_v3(-0.3, 1, 0), t.v[2] = col_v3(0.3, 1, 0);
+    col_geometry *g2 = geometry_of(&t);
+    hit_at(w, g2, at(0, 5, 0), col_v3(0, -10, 0), b, (5 + 1.0 / 3.0) / 10);
+    col_geometry_destroy(g2);
+    col_geometry_destroy(g);
     col_world_destroy(w);
 }
 
@@ -359,7 +668,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cast_shape_matches_brute_force),
         cmocka_unit_test(test_cast_shape_grazing),
-        cmocka_unit_test(test_cast_shape_mesh_body),
+        cmocka_unit_test(test_cast_shape_meshes),
+        cmocka_unit_test(test_cast_shape_mesh_floor),
+        cmocka_unit_test(test_cast_shape_mesh_slit),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -112,8 +112,9 @@ COL_API col_status col_world_overlap_shape(const col_world *world, const col_geo
 
 typedef struct col_shape_hit {
     col_body_id body;
-    int piece;          /* the body's piece (compound), else 0 */
-    int shape_piece;    /* the moving geometry's piece (compound), else 0 */
+    int piece;          /* the body's piece (compound) or triangle (mesh: the caller's
+                           number, as col_ray_hit.piece), else 0 */
+    int shape_piece;    /* the moving geometry's piece (compound) or triangle (mesh), else 0 */
     double fraction;    /* in [0, 1]: the moving shape is at pose.p + fraction * translation */
     col_vec3 point;     /* world: the contact point on the body at that fraction */
     col_vec3 shape_point; /* world: the contact point on the moving shape at that fraction */
@@ -123,22 +124,21 @@ typedef struct col_shape_hit {
                            col_toi_output.capped): fraction is then only a lower bound */
 } col_shape_hit;
 
-/* Shape cast: the first body that geometry (a world-free convex geometry: hull, sphere,
- * capsule, box, compound; not a mesh) meets while it moves by translation from pose,
- * keeping pose's orientation, against every body at its last-set pose (they stay put).
- * Each candidate is decided by the time of impact of query.h (col_geometry_toi: never
- * later than the first contact, at most 1e-6 of the sweep before it; docs/ccd.md), so
- * fraction is that query's s. Touching counts; a geometry that already shares a point
- * with a body at pose hits it at fraction 0 (normal: the direction of the least
- * separation of the pieces there, docs/queries.md). A zero translation asks "does it
- * touch anything at pose". Equal fractions go to the smaller body index. *found says
- * whether there is a hit, *hit (zeroed when not) says where.
- * Mesh bodies are not cast against yet (the time of impact refuses meshes): a mesh body
- * that passes the filter and whose box meets the swept box of the cast makes the call
- * fail with INVALID_ARGUMENT (filter meshes out by group/mask to cast past them).
- * Errors: INVALID_ARGUMENT (NULL world, geometry, hit or found; geometry a mesh; a mesh
- * body, above), NOT_FINITE (pose or translation, or the end position, NaN, infinite or
- * beyond COL_MAX_COORD), BAD_QUATERNION, OUT_OF_MEMORY (the tree or the candidate list). */
+/* Shape cast: the first body that geometry (a world-free geometry of any kind: hull,
+ * sphere, capsule, box, compound or triangle mesh) meets while it moves by translation from
+ * pose, keeping pose's orientation, against every body at its last-set pose (they stay
+ * put). Each candidate is decided by the time of impact of query.h (col_geometry_toi:
+ * conservative advancement, C2A when either side is a mesh; never later than the first
+ * contact, at most 1e-6 of the sweep before it; docs/ccd.md), so fraction is that query's
+ * s. Touching counts; a geometry that already shares a point with a body at pose hits it
+ * at fraction 0 (normal: the direction of the least separation of the pieces there,
+ * docs/queries.md); a mesh is a surface (docs/meshes.md), so a shape inside a closed mesh
+ * does not touch it until it reaches a triangle. A zero translation asks "does it touch
+ * anything at pose". Equal fractions go to the smaller body index. *found says whether
+ * there is a hit, *hit (zeroed when not) says where.
+ * Errors: INVALID_ARGUMENT (NULL world, geometry, hit or found), NOT_FINITE (pose or
+ * translation, or the end position, NaN, infinite or beyond COL_MAX_COORD),
+ * BAD_QUATERNION, OUT_OF_MEMORY (the tree or the candidate list). */
 COL_API col_status col_world_cast_shape(const col_world *world, const col_geometry *geometry, col_transform pose,
                                         col_vec3 translation, const col_query_filter *filter, col_shape_hit *hit,
                                         bool *found);
