@@ -12,6 +12,19 @@
 
 /* ---- rays ---- */
 
+/* Two lanes of doubles (GCC's and Clang's vector extension, as lib/frame.c uses their
+ * builtins): SSE2 on x86-64, two scalar operations elsewhere. Each lane computes what
+ * the scalar code computes, IEEE operation by operation (the build has no contraction). */
+typedef double ray_v2 __attribute__((vector_size(16)));
+typedef long long ray_m2 __attribute__((vector_size(16)));
+
+static inline ray_v2 v2_load(const double *p)
+{
+    ray_v2 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 enum { RAY_CLOSEST, RAY_ANY, RAY_ALL };
 
 typedef struct ray_hit_rec {
@@ -28,6 +41,9 @@ typedef struct ray_query {
     double margin;           /* box tests widened by this (docs/queries.md) */
     double inv[3];           /* 1 / d per axis (1e300 where |d| < 1e-290: seg_box_enter) */
     double am[3], ap[3];     /* the origin plus and minus the margin, per axis */
+    bool near_lo[3];         /* inv > 0: the entering plane of an axis is the box's lo */
+    double on[3], of[3];     /* the origin moved for the entering and the leaving plane (am or ap) */
+    ray_v2 on2[3], of2[3], inv2[3]; /* on, of and inv in both lanes (seg_pair_enter) */
     const col_query_filter *filter;
     int mode;
     bool found, done;
@@ -41,16 +57,21 @@ typedef struct ray_query {
  * misses. Branch-free: am and ap are the origin moved by the margin (so l - am is
  * l - m - a), and an axis the ray does not move along has inv = 1e300, which sends the
  * slab's two parameters to +-huge (never NaN: the differences are finite) and so keeps
- * or rejects the ray by the origin's side alone. */
+ * or rejects the ray by the origin's side alone. Per axis the slab's entering plane is
+ * lo's when inv > 0 and hi's when inv < 0 (Williams et al., "An efficient and robust
+ * ray-box intersection algorithm", 2005): the ray's sign picks each pair once (near_lo),
+ * so the box test needs no min and max per axis. The picked values are those min and
+ * max would give (lo - am <= hi - ap as rounding is monotone), so the answer is the same
+ * bit for bit. */
 static inline double seg_box_enter(const ray_query *q, col_vec3 lo, col_vec3 hi)
 {
-    double ta = (lo.x - q->am[0]) * q->inv[0], tb = (hi.x - q->ap[0]) * q->inv[0];
-    double t0 = ta < tb ? ta : tb, t1 = ta < tb ? tb : ta;
-    ta = (lo.y - q->am[1]) * q->inv[1], tb = (hi.y - q->ap[1]) * q->inv[1];
-    double n = ta < tb ? ta : tb, f = ta < tb ? tb : ta;
+    const double x0 = q->near_lo[0] ? lo.x : hi.x, x1 = q->near_lo[0] ? hi.x : lo.x;
+    const double y0 = q->near_lo[1] ? lo.y : hi.y, y1 = q->near_lo[1] ? hi.y : lo.y;
+    const double z0 = q->near_lo[2] ? lo.z : hi.z, z1 = q->near_lo[2] ? hi.z : lo.z;
+    double t0 = (x0 - q->on[0]) * q->inv[0], t1 = (x1 - q->of[0]) * q->inv[0];
+    double n = (y0 - q->on[1]) * q->inv[1], f = (y1 - q->of[1]) * q->inv[1];
     t0 = n > t0 ? n : t0, t1 = f < t1 ? f : t1;
-    ta = (lo.z - q->am[2]) * q->inv[2], tb = (hi.z - q->ap[2]) * q->inv[2];
-    n = ta < tb ? ta : tb, f = ta < tb ? tb : ta;
+    n = (z0 - q->on[2]) * q->inv[2], f = (z1 - q->of[2]) * q->inv[2];
     t0 = n > t0 ? n : t0, t1 = f < t1 ? f : t1;
     t0 = t0 > 0.0 ? t0 : 0.0, t1 = t1 < 1.0 ? t1 : 1.0;
     return t0 <= t1 ? t0 : 2.0;
@@ -123,6 +144,38 @@ static void ray_body(ray_query *q, uint32_t slot, bool boxed)
     ray_keep(q, &h);
 }
 
+/* a > b ? a : b and a < b ? a : b lane by lane (as maxpd and minpd) */
+static inline ray_v2 v2_max(ray_v2 a, ray_v2 b)
+{
+    ray_m2 m = a > b;
+    return (ray_v2)((m & (ray_m2)a) | (~m & (ray_m2)b));
+}
+
+static inline ray_v2 v2_min(ray_v2 a, ray_v2 b)
+{
+    ray_m2 m = a < b;
+    return (ray_v2)((m & (ray_m2)a) | (~m & (ray_m2)b));
+}
+
+/* The entry parameters of both children of inner node i (pairs[i], box_tree.h): the
+ * operations of seg_box_enter, lane by lane, in the same order, so each lane's value is
+ * seg_box_enter's bit for bit. */
+static inline void seg_pair_enter(const ray_query *q, const col_box_tree_pair *p, double e[2])
+{
+    ray_v2 t0 = (v2_load(q->near_lo[0] ? p->lo[0] : p->hi[0]) - q->on2[0]) * q->inv2[0];
+    ray_v2 t1 = (v2_load(q->near_lo[0] ? p->hi[0] : p->lo[0]) - q->of2[0]) * q->inv2[0];
+    for (int k = 1; k < 3; k++) {
+        ray_v2 n = (v2_load(q->near_lo[k] ? p->lo[k] : p->hi[k]) - q->on2[k]) * q->inv2[k];
+        ray_v2 f = (v2_load(q->near_lo[k] ? p->hi[k] : p->lo[k]) - q->of2[k]) * q->inv2[k];
+        t0 = v2_max(n, t0), t1 = v2_min(f, t1);
+    }
+    const ray_v2 zero = {0.0, 0.0}, one = {1.0, 1.0}, two = {2.0, 2.0};
+    t0 = v2_max(t0, zero), t1 = v2_min(t1, one);
+    ray_m2 in = t0 <= t1;
+    ray_v2 r = (ray_v2)((in & (ray_m2)t0) | (~in & (ray_m2)two));
+    memcpy(e, &r, sizeof r);
+}
+
 /* Front to back: each stack entry carries its node's entry parameter, tested against the
  * best hit so far when popped. */
 static void ray_walk(ray_query *q, const col_box_tree *t)
@@ -136,7 +189,8 @@ static void ray_walk(ray_query *q, const col_box_tree *t)
     while (top > 0 && !q->done) {
         top--;
         if (enter[top] > ray_tmax(q)) continue;
-        const col_box_tree_node *nd = &t->nodes[stack[top]];
+        int i = stack[top];
+        const col_box_tree_node *nd = &t->nodes[i];
         if (nd->count > 0) {
             for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
                 if (seg_box_enter(q, t->boxes[2 * k], t->boxes[2 * k + 1]) <= ray_tmax(q) &&
@@ -144,9 +198,10 @@ static void ray_walk(ray_query *q, const col_box_tree *t)
                     ray_body(q, t->ids[k], true);
             continue;
         }
+        double e[2];
+        seg_pair_enter(q, &t->pairs[i], e);
         int c0 = nd->child, c1 = c0 + 1;
-        double e0 = seg_box_enter(q, t->nodes[c0].min, t->nodes[c0].max);
-        double e1 = seg_box_enter(q, t->nodes[c1].min, t->nodes[c1].max);
+        double e0 = e[0], e1 = e[1];
         if (e0 > e1) {
             int s = c0;
             double u = e0;
@@ -202,6 +257,10 @@ static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translat
         double m = q->margin + (flat ? fabs(d[k]) : 0.0);
         q->inv[k] = flat ? 1e300 : 1.0 / d[k];
         q->am[k] = a[k] + m, q->ap[k] = a[k] - m;
+        q->near_lo[k] = q->inv[k] > 0.0;
+        q->on[k] = q->near_lo[k] ? q->am[k] : q->ap[k], q->of[k] = q->near_lo[k] ? q->ap[k] : q->am[k];
+        q->on2[k] = (ray_v2){q->on[k], q->on[k]}, q->of2[k] = (ray_v2){q->of[k], q->of[k]};
+        q->inv2[k] = (ray_v2){q->inv[k], q->inv[k]};
     }
     ray_walk(q, col_world_query_tree(w));
     for (int k = 0; k < w->dirty_count && !q->done; k++) {

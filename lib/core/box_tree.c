@@ -152,6 +152,17 @@ static void build_node(col_box_tree *t, int at, int first, int count, int depth)
     build_node(t, c + 1, first + half, count - half, depth + 1);
 }
 
+/* pairs[i] from the boxes of inner node i's children */
+static void set_pair(col_box_tree *t, int i)
+{
+    const col_box_tree_node *c = &t->nodes[t->nodes[i].child];
+    col_box_tree_pair *p = &t->pairs[i];
+    for (int j = 0; j < 2; j++) {
+        p->lo[0][j] = c[j].min.x, p->lo[1][j] = c[j].min.y, p->lo[2][j] = c[j].min.z;
+        p->hi[0][j] = c[j].max.x, p->hi[1][j] = c[j].max.y, p->hi[2][j] = c[j].max.z;
+    }
+}
+
 col_status col_box_tree_build(col_box_tree *t, col_alloc *a, const uint32_t *ids, const col_vec3 *mins,
                               const col_vec3 *maxs, int n)
 {
@@ -172,9 +183,15 @@ col_status col_box_tree_build(col_box_tree *t, col_alloc *a, const uint32_t *ids
     }
     if (need_nodes > t->node_cap) {
         col_box_tree_node *nn = col_alloc_bytes(a, (size_t)need_nodes * sizeof *nn);
-        if (nn == NULL) return COL_ERR_OUT_OF_MEMORY;
+        col_box_tree_pair *np = col_alloc_bytes(a, (size_t)need_nodes * sizeof *np);
+        if (nn == NULL || np == NULL) {
+            col_free_bytes(a, nn, (size_t)need_nodes * sizeof *nn);
+            col_free_bytes(a, np, (size_t)need_nodes * sizeof *np);
+            return COL_ERR_OUT_OF_MEMORY;
+        }
         col_free_bytes(a, t->nodes, (size_t)t->node_cap * sizeof *t->nodes);
-        t->nodes = nn, t->node_cap = need_nodes;
+        col_free_bytes(a, t->pairs, (size_t)t->node_cap * sizeof *t->pairs);
+        t->nodes = nn, t->pairs = np, t->node_cap = need_nodes;
     }
     for (int k = 0; k < n; k++) {
         t->ids[k] = ids[k];
@@ -185,6 +202,8 @@ col_status col_box_tree_build(col_box_tree *t, col_alloc *a, const uint32_t *ids
     if (n == 0) return COL_OK;
     t->node_count = 1;
     build_node(t, 0, 0, n, 0);
+    for (int i = 0; i < t->node_count; i++)
+        if (t->nodes[i].count == 0) set_pair(t, i);
     return COL_OK;
 }
 
@@ -198,6 +217,7 @@ void col_box_tree_refit(col_box_tree *t)
             const col_box_tree_node *a = &t->nodes[nd->child], *b = &t->nodes[nd->child + 1];
             nd->min = col_v3(fmin(a->min.x, b->min.x), fmin(a->min.y, b->min.y), fmin(a->min.z, b->min.z));
             nd->max = col_v3(fmax(a->max.x, b->max.x), fmax(a->max.y, b->max.y), fmax(a->max.z, b->max.z));
+            set_pair(t, i);
         }
     }
 }
@@ -205,6 +225,7 @@ void col_box_tree_refit(col_box_tree *t)
 void col_box_tree_free(col_box_tree *t, col_alloc *a)
 {
     col_free_bytes(a, t->nodes, (size_t)t->node_cap * sizeof *t->nodes);
+    col_free_bytes(a, t->pairs, (size_t)t->node_cap * sizeof *t->pairs);
     col_free_bytes(a, t->ids, (size_t)t->item_cap * sizeof *t->ids);
     col_free_bytes(a, t->boxes, (size_t)t->item_cap * 2 * sizeof *t->boxes);
     memset(t, 0, sizeof *t);
