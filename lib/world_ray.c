@@ -7,23 +7,11 @@
 #include <string.h>
 
 #include "colibri/worldquery.h"
+#include "lib/core/v2.h"
 #include "lib/query_tree.h"
 #include "narrowphase/ray.h"
 
 /* ---- rays ---- */
-
-/* Two lanes of doubles (GCC's and Clang's vector extension, as lib/frame.c uses their
- * builtins): SSE2 on x86-64, two scalar operations elsewhere. Each lane computes what
- * the scalar code computes, IEEE operation by operation (the build has no contraction). */
-typedef double ray_v2 __attribute__((vector_size(16)));
-typedef long long ray_m2 __attribute__((vector_size(16)));
-
-static inline ray_v2 v2_load(const double *p)
-{
-    ray_v2 v;
-    memcpy(&v, p, sizeof v);
-    return v;
-}
 
 enum { RAY_CLOSEST, RAY_ANY, RAY_ALL };
 
@@ -43,7 +31,7 @@ typedef struct ray_query {
     double am[3], ap[3];     /* the origin plus and minus the margin, per axis */
     bool near_lo[3];         /* inv > 0: the entering plane of an axis is the box's lo */
     double on[3], of[3];     /* the origin moved for the entering and the leaving plane (am or ap) */
-    ray_v2 on2[3], of2[3], inv2[3]; /* on, of and inv in both lanes (seg_pair_enter) */
+    col_v2 on2[3], of2[3], inv2[3]; /* on, of and inv in both lanes (seg_pair_enter) */
     const col_query_filter *filter;
     int mode;
     bool found, done;
@@ -144,72 +132,72 @@ static void ray_body(ray_query *q, uint32_t slot, bool boxed)
     ray_keep(q, &h);
 }
 
-/* a > b ? a : b and a < b ? a : b lane by lane (as maxpd and minpd) */
-static inline ray_v2 v2_max(ray_v2 a, ray_v2 b)
-{
-    ray_m2 m = a > b;
-    return (ray_v2)((m & (ray_m2)a) | (~m & (ray_m2)b));
-}
-
-static inline ray_v2 v2_min(ray_v2 a, ray_v2 b)
-{
-    ray_m2 m = a < b;
-    return (ray_v2)((m & (ray_m2)a) | (~m & (ray_m2)b));
-}
-
 /* The entry parameters of both children of inner node i (pairs[i], box_tree.h): the
  * operations of seg_box_enter, lane by lane, in the same order, so each lane's value is
  * seg_box_enter's bit for bit. */
 static inline void seg_pair_enter(const ray_query *q, const col_box_tree_pair *p, double e[2])
 {
-    ray_v2 t0 = (v2_load(q->near_lo[0] ? p->lo[0] : p->hi[0]) - q->on2[0]) * q->inv2[0];
-    ray_v2 t1 = (v2_load(q->near_lo[0] ? p->hi[0] : p->lo[0]) - q->of2[0]) * q->inv2[0];
+    col_v2 t0 = (col_v2_load(q->near_lo[0] ? p->lo[0] : p->hi[0]) - q->on2[0]) * q->inv2[0];
+    col_v2 t1 = (col_v2_load(q->near_lo[0] ? p->hi[0] : p->lo[0]) - q->of2[0]) * q->inv2[0];
     for (int k = 1; k < 3; k++) {
-        ray_v2 n = (v2_load(q->near_lo[k] ? p->lo[k] : p->hi[k]) - q->on2[k]) * q->inv2[k];
-        ray_v2 f = (v2_load(q->near_lo[k] ? p->hi[k] : p->lo[k]) - q->of2[k]) * q->inv2[k];
-        t0 = v2_max(n, t0), t1 = v2_min(f, t1);
+        col_v2 n = (col_v2_load(q->near_lo[k] ? p->lo[k] : p->hi[k]) - q->on2[k]) * q->inv2[k];
+        col_v2 f = (col_v2_load(q->near_lo[k] ? p->hi[k] : p->lo[k]) - q->of2[k]) * q->inv2[k];
+        t0 = col_v2_max(n, t0), t1 = col_v2_min(f, t1);
     }
-    const ray_v2 zero = {0.0, 0.0}, one = {1.0, 1.0}, two = {2.0, 2.0};
-    t0 = v2_max(t0, zero), t1 = v2_min(t1, one);
-    ray_m2 in = t0 <= t1;
-    ray_v2 r = (ray_v2)((in & (ray_m2)t0) | (~in & (ray_m2)two));
+    const col_v2 zero = {0.0, 0.0}, one = {1.0, 1.0}, two = {2.0, 2.0};
+    t0 = col_v2_max(t0, zero), t1 = col_v2_min(t1, one);
+    col_v2 r = col_v2_select(t0 <= t1, t0, two);
     memcpy(e, &r, sizeof r);
 }
 
-/* Front to back: each stack entry carries its node's entry parameter, tested against the
- * best hit so far when popped. */
+/* Front to back: of an inner node's children the nearer one reached is walked next, the
+ * farther one reached is pushed with its entry parameter, which is tested against the
+ * best hit so far when it is popped. */
 static void ray_walk(ray_query *q, const col_box_tree *t)
 {
     if (t->node_count == 0) return;
     int stack[COL_BOX_TREE_STACK], top = 0;
     double enter[COL_BOX_TREE_STACK];
-    double t0 = seg_box_enter(q, t->nodes[0].min, t->nodes[0].max);
-    if (t0 > 1.0) return;
-    stack[top] = 0, enter[top++] = t0;
-    while (top > 0 && !q->done) {
-        top--;
-        if (enter[top] > ray_tmax(q)) continue;
-        int i = stack[top];
+    if (seg_box_enter(q, t->nodes[0].min, t->nodes[0].max) > 1.0) return;
+    int i = 0;
+    for (;;) {
         const col_box_tree_node *nd = &t->nodes[i];
         if (nd->count > 0) {
             for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
                 if (seg_box_enter(q, t->boxes[2 * k], t->boxes[2 * k + 1]) <= ray_tmax(q) &&
                     col_query_body_in_tree(q->w, t->ids[k]))
                     ray_body(q, t->ids[k], true);
-            continue;
+        } else {
+            /* the children's records are read next (a walk is a chain of dependent
+             * loads, and on a shared machine the tree is often out of the nearer caches):
+             * ask for them while this node's boxes are tested */
+            __builtin_prefetch(&t->nodes[nd->child]);
+            __builtin_prefetch(&t->pairs[nd->child]);
+            __builtin_prefetch((const char *)&t->pairs[nd->child] + 64);
+            __builtin_prefetch((const char *)&t->pairs[nd->child] + 128);
+            double e[2];
+            seg_pair_enter(q, &t->pairs[i], e);
+            int c0 = nd->child, c1 = c0 + 1;
+            double e0 = e[0], e1 = e[1];
+            if (e0 > e1) {
+                int s = c0;
+                double u = e0;
+                c0 = c1, c1 = s, e0 = e1, e1 = u;
+            }
+            double tm = ray_tmax(q);
+            if (e0 <= tm) {
+                if (e1 <= tm) stack[top] = c1, enter[top++] = e1;
+                i = c0;
+                continue;
+            }
         }
-        double e[2];
-        seg_pair_enter(q, &t->pairs[i], e);
-        int c0 = nd->child, c1 = c0 + 1;
-        double e0 = e[0], e1 = e[1];
-        if (e0 > e1) {
-            int s = c0;
-            double u = e0;
-            c0 = c1, c1 = s, e0 = e1, e1 = u;
+        /* the next reached node on the stack */
+        for (;;) {
+            if (top == 0 || q->done) return;
+            top--;
+            if (enter[top] <= ray_tmax(q)) break;
         }
-        double tm = ray_tmax(q);
-        if (e1 <= tm) stack[top] = c1, enter[top++] = e1; /* the nearer child on top */
-        if (e0 <= tm) stack[top] = c0, enter[top++] = e0;
+        i = stack[top];
     }
 }
 
@@ -259,8 +247,8 @@ static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translat
         q->am[k] = a[k] + m, q->ap[k] = a[k] - m;
         q->near_lo[k] = q->inv[k] > 0.0;
         q->on[k] = q->near_lo[k] ? q->am[k] : q->ap[k], q->of[k] = q->near_lo[k] ? q->ap[k] : q->am[k];
-        q->on2[k] = (ray_v2){q->on[k], q->on[k]}, q->of2[k] = (ray_v2){q->of[k], q->of[k]};
-        q->inv2[k] = (ray_v2){q->inv[k], q->inv[k]};
+        q->on2[k] = (col_v2){q->on[k], q->on[k]}, q->of2[k] = (col_v2){q->of[k], q->of[k]};
+        q->inv2[k] = (col_v2){q->inv[k], q->inv[k]};
     }
     ray_walk(q, col_world_query_tree(w));
     for (int k = 0; k < w->dirty_count && !q->done; k++) {

@@ -8,6 +8,7 @@
 
 #include <math.h>
 
+#include "lib/core/v2.h"
 #include "narrowphase/orient.h"
 #include "narrowphase/rounded.h"
 #include "narrowphase/tri_tri.h"
@@ -79,41 +80,89 @@ typedef struct hull_clip {
     bool nominal_empty;
 } hull_clip;
 
+/* One plane f of the scalar clip (the planes' loop below, and its odd last plane). */
+static bool clip_plane(const col_hull *h, int f, col_vec3 A, col_vec3 B, double m, double tmax, hull_clip *c,
+                       double *olo, double *ohi)
+{
+    col_vec3 n = h->planes[f].n;
+    double d = h->planes[f].d;
+    double va = col_dot(n, A) - d, vb = col_dot(n, B) - d;
+    double ua = va - m, ub = vb - m;
+    if (ua > 0.0) {
+        if (ub > 0.0) return false; /* the whole segment beyond the widened plane */
+        double t = ua / (ua - ub);
+        *olo = t > *olo ? t : *olo; /* not fmax: a call without -ffast-math, in the hot loop */
+    } else if (ub > 0.0) {
+        double t = ua / (ua - ub);
+        *ohi = t < *ohi ? t : *ohi;
+    }
+    /* each plane alone bounds the hull: an empty outer interval so far is a miss, and
+     * no contact comes before olo */
+    if (*olo > *ohi || *olo > tmax) return false;
+    if (va > 0.0) {
+        if (vb > 0.0) {
+            c->nominal_empty = true;
+        } else {
+            double t = va / (va - vb);
+            if (t > c->lo) c->lo = t, c->face = f;
+        }
+    } else if (vb > 0.0) {
+        double t = va / (va - vb);
+        if (t < c->hi) c->hi = t, c->exit_face = f;
+    }
+    return true;
+}
+
+/* The planes two at a time (even f in lane 0, odd in lane 1), without branches on the
+ * signs, which are coin flips for a branch predictor: both quotients are computed and
+ * kept only where the scalar clip would have computed them (there the denominator is not
+ * zero, so they are its values bit for bit). Each lane keeps its own running bounds and
+ * its first strict maximum (minimum) with its plane; the two lanes are joined at the end,
+ * an equal value going to the smaller plane index, which is what the scalar loop's first
+ * strict maximum over all planes gives. The early outs are the scalar ones taken after
+ * each pair (a miss is a miss whichever plane proves it). */
 static bool hull_clip_planes(const col_hull *h, col_vec3 A, col_vec3 B, double m, double tmax, hull_clip *c)
 {
-    double olo = 0.0, ohi = 1.0;
     c->lo = 0.0, c->hi = 1.0, c->face = -1, c->exit_face = -1, c->nominal_empty = false;
-    for (int f = 0; f < h->face_count; f++) {
-        col_vec3 n = h->planes[f].n;
-        double d = h->planes[f].d;
-        double va = col_dot(n, A) - d, vb = col_dot(n, B) - d;
-        double ua = va - m, ub = vb - m;
-        if (ua > 0.0) {
-            if (ub > 0.0) return false; /* the whole segment beyond the widened plane */
-            double t = ua / (ua - ub);
-            olo = t > olo ? t : olo; /* not fmax: a call without -ffast-math, in the hot loop */
-        } else if (ub > 0.0) {
-            double t = ua / (ua - ub);
-            ohi = t < ohi ? t : ohi;
-        }
-        /* each plane alone bounds the hull: an empty outer interval so far is a miss, and
-         * no contact comes before olo */
-        if (olo > ohi || olo > tmax) return false;
-        if (va > 0.0) {
-            if (vb > 0.0) {
-                c->nominal_empty = true;
-            } else {
-                double t = va / (va - vb);
-                if (t > c->lo) c->lo = t, c->face = f;
-            }
-        } else if (vb > 0.0) {
-            double t = va / (va - vb);
-            if (t < c->hi) c->hi = t, c->exit_face = f;
-        }
+    const col_v2 zero = {0.0, 0.0}, mm = {m, m};
+    const col_v2 ax = {A.x, A.x}, ay = {A.y, A.y}, az = {A.z, A.z}, bx = {B.x, B.x}, by = {B.y, B.y}, bz = {B.z, B.z};
+    col_v2 olo = zero, ohi = {1.0, 1.0}, lo = zero, hi = {1.0, 1.0};
+    col_v2 face = {-1.0, -1.0}, exit_face = {-1.0, -1.0}, idx = {0.0, 1.0};
+    const col_v2 two = {2.0, 2.0};
+    col_m2 empty = {0, 0};
+    const col_plane *pl = h->planes;
+    int f = 0;
+    for (; f + 1 < h->face_count; f += 2, idx += two) {
+        col_v2 nx = col_v2_set(pl[f].n.x, pl[f + 1].n.x), ny = col_v2_set(pl[f].n.y, pl[f + 1].n.y);
+        col_v2 nz = col_v2_set(pl[f].n.z, pl[f + 1].n.z), d = col_v2_set(pl[f].d, pl[f + 1].d);
+        col_v2 va = nx * ax + ny * ay + nz * az - d, vb = nx * bx + ny * by + nz * bz - d;
+        col_v2 ua = va - mm, ub = vb - mm;
+        col_m2 qa = ua > zero, qb = ub > zero;
+        if (col_m2_any(qa & qb)) return false; /* the whole segment beyond a widened plane */
+        col_v2 to = ua / (ua - ub), tn = va / (va - vb);
+        olo = col_v2_select(qa & (to > olo), to, olo);
+        ohi = col_v2_select(~qa & qb & (to < ohi), to, ohi);
+        double olo1 = olo[0] > olo[1] ? olo[0] : olo[1], ohi1 = ohi[0] < ohi[1] ? ohi[0] : ohi[1];
+        if (olo1 > ohi1 || olo1 > tmax) return false;
+        col_m2 pa = va > zero, pb = vb > zero;
+        empty |= pa & pb;
+        col_m2 enter = pa & ~pb & (tn > lo), leave = ~pa & pb & (tn < hi);
+        lo = col_v2_select(enter, tn, lo), face = col_v2_select(enter, idx, face);
+        hi = col_v2_select(leave, tn, hi), exit_face = col_v2_select(leave, idx, exit_face);
     }
+    /* join the lanes: the larger entry (the smaller exit), ties to the smaller plane */
+    for (int j = 0; j < 2; j++) {
+        int fj = (int)face[j], ej = (int)exit_face[j];
+        if (lo[j] > c->lo || (lo[j] == c->lo && fj >= 0 && (c->face < 0 || fj < c->face))) c->lo = lo[j], c->face = fj;
+        if (hi[j] < c->hi || (hi[j] == c->hi && ej >= 0 && (c->exit_face < 0 || ej < c->exit_face)))
+            c->hi = hi[j], c->exit_face = ej;
+    }
+    c->nominal_empty = col_m2_any(empty);
+    double olo1 = olo[0] > olo[1] ? olo[0] : olo[1], ohi1 = ohi[0] < ohi[1] ? ohi[0] : ohi[1];
+    if (f < h->face_count && !clip_plane(h, f, A, B, m, tmax, c, &olo1, &ohi1)) return false;
     if (c->lo > c->hi) c->nominal_empty = true;
-    c->olo = olo, c->ohi = ohi;
-    return olo <= ohi;
+    c->olo = olo1, c->ohi = ohi1;
+    return olo1 <= ohi1;
 }
 
 /* Is the nominal entry point (a itself when no plane is entered) inside every other face
