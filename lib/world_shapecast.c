@@ -126,56 +126,93 @@ static int cand_order(const void *pa, const void *pb)
     return a->slot < b->slot ? -1 : a->slot > b->slot;
 }
 
-/* The candidates in entry order, each by the time of impact, until one's box is entered
- * after the best hit. */
-static void cast_decide(cast_query *q, const col_geometry *g, col_transform pose, col_shape_hit *hit, bool *found)
+/* A decided candidate: its time of impact (r.hit) and its slot. */
+static void cast_one(const cast_query *q, const col_toi_motion *mg, const col_geometry *g, uint32_t slot,
+                     col_toi_result *r)
+{
+    const col_body_rec *b = &q->w->bodies[slot];
+    col_toi_motion mb;
+    col_toi_motion_init(&mb, b->pose, b->pose);
+    const col_geometry *bg = q->w->shapes[b->shape].geom;
+    /* the same split as col_geometry_toi (lib/toi.c), so a cast answers as it does */
+    if (col_geometry_is_mesh(g) || col_geometry_is_mesh(bg)) col_c2a_toi(g, mg, bg, &mb, NULL, r, NULL);
+    else col_toi_convex(g, mg, bg, &mb, r);
+}
+
+static col_shape_hit hit_of(const cast_query *q, uint32_t slot, const col_toi_result *r)
+{
+    col_shape_hit h;
+    memset(&h, 0, sizeof h);
+    h.body = col_world_body_id(q->w, slot);
+    h.piece = r->piece_b;
+    h.shape_piece = r->piece_a;
+    h.fraction = r->s;
+    h.point = r->point_b;
+    h.shape_point = r->point_a;
+    h.normal = col_scale(r->normal, -1.0);
+    h.capped = r->capped;
+    return h;
+}
+
+enum { CAST_CLOSEST, CAST_ANY, CAST_ALL };
+
+static int hit_order(const void *pa, const void *pb)
+{
+    const col_shape_hit *a = pa, *b = pb;
+    if (a->fraction != b->fraction) return a->fraction < b->fraction ? -1 : 1;
+    return a->body.index1 < b->body.index1 ? -1 : a->body.index1 > b->body.index1;
+}
+
+/* The candidates in entry order, each by the time of impact. Closest: until one's box is
+ * entered after the best hit. Any: until the first hit. All: every candidate, the hits
+ * kept in q->cand's place (a hit list of at most count entries) and sorted. */
+static void cast_decide(cast_query *q, const col_geometry *g, col_transform pose, int mode, col_shape_hit *hits,
+                        int *nhits)
 {
     if (q->count > 1) qsort(q->cand, (size_t)q->count, sizeof *q->cand, cand_order);
     col_toi_motion mg;
     col_transform end = pose;
     end.p = col_add(pose.p, q->d);
     col_toi_motion_init(&mg, pose, end);
+    bool found = false;
     uint32_t best_slot = 0;
     col_toi_result best = {0};
+    *nhits = 0;
     for (int k = 0; k < q->count; k++) {
         /* The time of impact may report a contact up to 1e-6 of the sweep early (query.h),
          * so a body whose box is entered at e may report e - 1e-6: stopping only past
          * best + 2e-6 gives the same hit as deciding every candidate. */
-        if (*found && q->cand[k].enter > best.s + 2e-6) break;
+        if (mode == CAST_CLOSEST && found && q->cand[k].enter > best.s + 2e-6) break;
         uint32_t slot = q->cand[k].slot;
-        const col_body_rec *b = &q->w->bodies[slot];
-        col_toi_motion mb;
-        col_toi_motion_init(&mb, b->pose, b->pose);
-        const col_geometry *bg = q->w->shapes[b->shape].geom;
         col_toi_result r;
-        /* the same split as col_geometry_toi (lib/toi.c), so a cast answers as it does */
-        if (col_geometry_is_mesh(g) || col_geometry_is_mesh(bg)) col_c2a_toi(g, &mg, bg, &mb, NULL, &r, NULL);
-        else col_toi_convex(g, &mg, bg, &mb, &r);
+        cast_one(q, &mg, g, slot, &r);
         if (!r.hit) continue;
-        if (*found && (r.s > best.s || (r.s == best.s && slot > best_slot))) continue;
-        best = r, best_slot = slot, *found = true;
+        if (mode == CAST_ALL) {
+            hits[(*nhits)++] = hit_of(q, slot, &r);
+            continue;
+        }
+        if (found && (r.s > best.s || (r.s == best.s && slot > best_slot))) continue;
+        best = r, best_slot = slot, found = true;
+        if (mode == CAST_ANY) break;
     }
-    if (!*found) return;
-    hit->body = col_world_body_id(q->w, best_slot);
-    hit->piece = best.piece_b;
-    hit->shape_piece = best.piece_a;
-    hit->fraction = best.s;
-    hit->point = best.point_b;
-    hit->shape_point = best.point_a;
-    hit->normal = col_scale(best.normal, -1.0);
-    hit->capped = best.capped;
+    if (mode == CAST_ALL) {
+        if (*nhits > 1) qsort(hits, (size_t)*nhits, sizeof *hits, hit_order);
+        return;
+    }
+    if (!found) return;
+    hits[0] = hit_of(q, best_slot, &best);
+    *nhits = 1;
 }
 
-col_status col_world_cast_shape(const col_world *world, const col_geometry *geometry, col_transform pose,
-                                col_vec3 translation, const col_query_filter *filter, col_shape_hit *hit,
-                                bool *found)
+/* Validates, collects the candidates and decides them; *nhits hits in *out (one for the
+ * closest and any modes; for all, an array from the world's hooks the caller frees with
+ * *out_cap entries). */
+static col_status cast_run(const col_world *world, const col_geometry *geometry, col_transform pose,
+                           col_vec3 translation, const col_query_filter *filter, int mode, const char *what,
+                           col_shape_hit *one, col_shape_hit **all, int *all_cap, int *nhits)
 {
     static const col_query_filter every = {0xffffffffu, 0xffffffffu, NULL, NULL};
-    const char *what = "col_world_cast_shape";
-    if (hit != NULL) memset(hit, 0, sizeof *hit);
-    if (found != NULL) *found = false;
-    if (world == NULL || geometry == NULL || hit == NULL || found == NULL)
-        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    *nhits = 0;
     col_transform p;
     col_status st = col_world_check_pose(world, pose, &p, what);
     if (st != COL_OK) return st;
@@ -202,9 +239,69 @@ col_status col_world_cast_shape(const col_world *world, const col_geometry *geom
     /* the subtractions in box_enter round by an ulp of the coordinates involved */
     q.margin = 4e-16 * (col_max_abs(q.swept.min) + col_max_abs(q.swept.max));
     cast_walk(&q);
-    if (q.status == COL_OK) cast_decide(&q, geometry, p, hit, found);
+    col_shape_hit *hits = one;
+    if (q.status == COL_OK && mode == CAST_ALL && q.count > 0) {
+        hits = col_alloc_bytes(&q.alloc, (size_t)q.count * sizeof *hits);
+        if (hits == NULL) q.status = COL_ERR_OUT_OF_MEMORY;
+        else *all = hits, *all_cap = q.count;
+    }
+    if (q.status == COL_OK) cast_decide(&q, geometry, p, mode, hits, nhits);
     col_free_bytes(&q.alloc, q.cand, (size_t)q.cap * sizeof *q.cand);
     if (q.status == COL_ERR_OUT_OF_MEMORY)
         return col_world_fail(world, q.status, "%s: out of memory for the candidate list", what);
     return COL_OK;
+}
+
+static col_status cast_one_hit(const col_world *world, const col_geometry *geometry, col_transform pose,
+                               col_vec3 translation, const col_query_filter *filter, col_shape_hit *hit,
+                               bool *found, int mode, const char *what)
+{
+    if (hit != NULL) memset(hit, 0, sizeof *hit);
+    if (found != NULL) *found = false;
+    if (world == NULL || geometry == NULL || hit == NULL || found == NULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    int n;
+    col_status st = cast_run(world, geometry, pose, translation, filter, mode, what, hit, NULL, NULL, &n);
+    *found = st == COL_OK && n > 0;
+    return st;
+}
+
+col_status col_world_cast_shape(const col_world *world, const col_geometry *geometry, col_transform pose,
+                                col_vec3 translation, const col_query_filter *filter, col_shape_hit *hit,
+                                bool *found)
+{
+    return cast_one_hit(world, geometry, pose, translation, filter, hit, found, CAST_CLOSEST,
+                        "col_world_cast_shape");
+}
+
+col_status col_world_cast_shape_any(const col_world *world, const col_geometry *geometry, col_transform pose,
+                                    col_vec3 translation, const col_query_filter *filter, col_shape_hit *hit,
+                                    bool *found)
+{
+    return cast_one_hit(world, geometry, pose, translation, filter, hit, found, CAST_ANY,
+                        "col_world_cast_shape_any");
+}
+
+col_status col_world_cast_shape_all(const col_world *world, const col_geometry *geometry, col_transform pose,
+                                    col_vec3 translation, const col_query_filter *filter, col_shape_hit *hits,
+                                    int capacity, int *count)
+{
+    const char *what = "col_world_cast_shape_all";
+    if (world == NULL || geometry == NULL || count == NULL)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL argument", what);
+    *count = 0;
+    if (capacity < 0) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: capacity %d is negative", what, capacity);
+    if (hits == NULL && capacity > 0)
+        return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "%s: NULL output with capacity %d", what, capacity);
+    col_shape_hit *all = NULL;
+    int cap = 0, n = 0;
+    col_status st = cast_run(world, geometry, pose, translation, filter, CAST_ALL, what, NULL, &all, &cap, &n);
+    if (st == COL_OK) {
+        for (int k = 0; k < n && k < capacity; k++) hits[k] = all[k];
+        *count = n;
+    }
+    col_alloc a;
+    col_alloc_init(&a, &world->def.allocator);
+    col_free_bytes(&a, all, (size_t)cap * sizeof *all);
+    return st;
 }

@@ -3871,11 +3871,24 @@ static void sc_refuse_vector(fx *f, double v, col_status want_quat)
         EXPECT(f, k < 3 ? COL_ERR_NOT_FINITE : want_quat,
                col_world_cast_shape(f->w, f->gball, pose_with(k, v), col_vec3_make(1, 0, 0), NULL, &hit, &found));
         HOLDS(f, !found && hit.fraction == 0.0 && hit.body.index1 == 0);
+        found = true;
+        EXPECT(f, k < 3 ? COL_ERR_NOT_FINITE : want_quat,
+               col_world_cast_shape_any(f->w, f->gball, pose_with(k, v), col_vec3_make(1, 0, 0), NULL, &hit, &found));
+        HOLDS(f, !found && hit.fraction == 0.0 && hit.body.index1 == 0);
+        int n = -1;
+        EXPECT(f, k < 3 ? COL_ERR_NOT_FINITE : want_quat,
+               col_world_cast_shape_all(f->w, f->gball, pose_with(k, v), col_vec3_make(1, 0, 0), NULL, &hit, 1, &n));
+        HOLDS(f, n == 0);
     }
     for (int c = 0; c < 3; c++) {
         col_vec3 d = col_vec3_make(c == 0 ? v : 0, c == 1 ? v : 0, c == 2 ? v : 0);
         EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape(f->w, f->gball, at(0, 20, 0), d, NULL, &hit, &found));
         HOLDS(f, !found);
+        EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape_any(f->w, f->gball, at(0, 20, 0), d, NULL, &hit, &found));
+        HOLDS(f, !found);
+        int n = -1;
+        EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape_all(f->w, f->gball, at(0, 20, 0), d, NULL, &hit, 1, &n));
+        HOLDS(f, n == 0);
     }
 }
 
@@ -3904,6 +3917,18 @@ static void shape_cast_huge(fx *f)
     EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-1e6, 0, 0), col_vec3_make(1e6, 0, 0), NULL, &hit,
                                            &found));
     HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction <= 1.0 - 1.4e-6 && hit.fraction > 0.99999);
+    col_shape_hit first = hit, all[4];
+    int n;
+    EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(-1e6, 0, 0), col_vec3_make(1e6, 0, 0), NULL, all,
+                                               4, &n));
+    HOLDS(f, n >= 1 && all[0].body.index1 == f->a.index1 && all[0].fraction == first.fraction);
+    EXPECT(f, COL_OK, col_world_cast_shape_any(f->w, f->gball, at(-1e6, 0, 0), col_vec3_make(1e6, 0, 0), NULL, &hit,
+                                               &found));
+    HOLDS(f, found && hit.fraction > 0.99999);
+    EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape_all(f->w, f->gball, at(COL_MAX_COORD, 0, 0),
+                                                           col_vec3_make(COL_MAX_COORD, 0, 0), NULL, all, 4, &n));
+    EXPECT(f, COL_ERR_NOT_FINITE, col_world_cast_shape_any(f->w, f->gball, at(COL_MAX_COORD, 0, 0),
+                                                           col_vec3_make(COL_MAX_COORD, 0, 0), NULL, &hit, &found));
 }
 
 /* Tiny translations: accepted; a tiny sweep of a ball just off a's face misses it. */
@@ -3919,6 +3944,13 @@ static void shape_cast_tiny(fx *f)
         EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, 0, 0), col_vec3_make(v, 0, v), NULL, &hit,
                                                &found));
         HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0);
+        EXPECT(f, COL_OK, col_world_cast_shape_any(f->w, f->gball, at(0, 0, 0), col_vec3_make(v, 0, v), NULL, &hit,
+                                                   &found));
+        HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0);
+        int n;
+        EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(0, 1.75, -3), col_vec3_make(v, v, v), NULL,
+                                                   NULL, 0, &n));
+        HOLDS(f, n == 0);
     }
 }
 
@@ -3936,6 +3968,43 @@ static void shape_cast_null(fx *f)
     /* the ball's side reaches a's face x = -0.9 when its centre is at -1.4: 1.6 / 6 */
     HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction <= 1.6 / 6 + 1e-15 &&
                  hit.fraction >= 1.6 / 6 - 1e-6);
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT,
+                   col_world_cast_shape_any(NULL, f->gball, at(-3, 0, 0), d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_any(f->w, NULL, at(-3, 0, 0), d, NULL, &hit, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_any(f->w, f->gball, at(-3, 0, 0), d, NULL, NULL, &found));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_any(f->w, f->gball, at(-3, 0, 0), d, NULL, &hit, NULL));
+    EXPECT(f, COL_OK, col_world_cast_shape_any(f->w, f->gball, at(-3, 0, 0), d, &every, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1);
+    int n;
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT,
+                   col_world_cast_shape_all(NULL, f->gball, at(-3, 0, 0), d, NULL, &hit, 1, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_all(f->w, NULL, at(-3, 0, 0), d, NULL, &hit, 1, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_all(f->w, f->gball, at(-3, 0, 0), d, NULL, NULL, 1, &n));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_all(f->w, f->gball, at(-3, 0, 0), d, NULL, &hit, 1, NULL));
+    EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(-3, 0, 0), d, NULL, NULL, 0, &n));
+    HOLDS(f, n >= 1);
+}
+
+/* capacity: negative refused; 0 counts only; below the count fills the first ones */
+static void shape_cast_count(fx *f)
+{
+    col_shape_hit hits[4];
+    int n = -1, all;
+    /* along y = 0.1 from x = -3 by 20: a, then b (docs: the fixture's two boxes) */
+    col_vec3 d = col_vec3_make(20, 0, 0);
+    const int bad[] = {-1, INT_MIN};
+    for (int i = 0; i < 2; i++) {
+        EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_world_cast_shape_all(f->w, f->gball, at(-3, 0.1, 0), d, NULL, hits,
+                                                                     bad[i], &n));
+        HOLDS(f, n == 0);
+    }
+    EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(-3, 0.1, 0), d, NULL, NULL, 0, &all));
+    HOLDS(f, all >= 2);
+    EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(-3, 0.1, 0), d, NULL, hits, 4, &n));
+    HOLDS(f, n == all && hits[0].fraction <= hits[1].fraction && hits[0].body.index1 == f->a.index1);
+    col_shape_hit one[1];
+    EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(-3, 0.1, 0), d, NULL, one, 1, &n));
+    HOLDS(f, n == all && one[0].body.index1 == hits[0].body.index1 && one[0].fraction == hits[0].fraction);
 }
 
 /* Zero-length sweeps, sweeps along faces, filters that drop everything, a world changed
@@ -3947,6 +4016,14 @@ static void shape_cast_degenerate(fx *f)
     /* a is the box [-0.9, 1.1] x [-1, 1] x [-1, 1]; the ball has radius 0.5 */
     EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, 1.5, 0), col_vec3_make(0, 0, 0), NULL, &hit, &found));
     HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0); /* touching a's top face */
+    EXPECT(f, COL_OK,
+           col_world_cast_shape_any(f->w, f->gball, at(0, 1.5, 0), col_vec3_make(0, 0, 0), NULL, &hit, &found));
+    HOLDS(f, found && hit.body.index1 == f->a.index1 && hit.fraction == 0.0);
+    col_shape_hit hs[4];
+    int n;
+    EXPECT(f, COL_OK,
+           col_world_cast_shape_all(f->w, f->gball, at(0, 1.5, 0), col_vec3_make(0, 0, 0), NULL, hs, 4, &n));
+    HOLDS(f, n == 1 && hs[0].body.index1 == f->a.index1 && hs[0].fraction == 0.0);
     EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(0, nextafter(1.5, 2.0) + 1e-12, 0),
                                            col_vec3_make(0, 0, 0), NULL, &hit, &found));
     HOLDS(f, !found);
@@ -3958,6 +4035,11 @@ static void shape_cast_degenerate(fx *f)
     none.mask = 0;
     EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-3, 0, 0), col_vec3_make(6, 0, 0), &none, &hit, &found));
     HOLDS(f, !found);
+    EXPECT(f, COL_OK,
+           col_world_cast_shape_any(f->w, f->gball, at(-3, 0, 0), col_vec3_make(6, 0, 0), &none, &hit, &found));
+    HOLDS(f, !found);
+    EXPECT(f, COL_OK, col_world_cast_shape_all(f->w, f->gball, at(-3, 0, 0), col_vec3_make(6, 0, 0), &none, hs, 4, &n));
+    HOLDS(f, n == 0);
     col_query_filter no_a = col_default_query_filter();
     no_a.fn = wq_skip_a, no_a.ctx = &f->a;
     EXPECT(f, COL_OK, col_world_cast_shape(f->w, f->gball, at(-3, 0.1, 0), col_vec3_make(20, 0, 0), &no_a, &hit,
@@ -3983,6 +4065,11 @@ static void shape_cast_other(fx *f)
         p.q = bad[i];
         EXPECT(f, COL_ERR_BAD_QUATERNION, col_world_cast_shape(f->w, f->gball, p, col_vec3_make(1, 0, 0), NULL, &hit,
                                                                &found));
+        EXPECT(f, COL_ERR_BAD_QUATERNION, col_world_cast_shape_any(f->w, f->gball, p, col_vec3_make(1, 0, 0), NULL,
+                                                                   &hit, &found));
+        int n;
+        EXPECT(f, COL_ERR_BAD_QUATERNION, col_world_cast_shape_all(f->w, f->gball, p, col_vec3_make(1, 0, 0), NULL,
+                                                                   &hit, 1, &n));
     }
     col_vec3 v[3] = {{-2, 0, -2}, {2, 0, -2}, {0, 0, 2}};
     uint32_t t[3] = {0, 1, 2};
@@ -4681,6 +4768,24 @@ static const cell cells[] = {
     NA(col_world_cast_shape, C_ID, NA_QUERYIDS),
     T(col_world_cast_shape, C_DEGEN, shape_cast_degenerate),
     T(col_world_cast_shape, C_OTHER, shape_cast_other),
+    T(col_world_cast_shape_any, C_NAN, shape_cast_nan),
+    T(col_world_cast_shape_any, C_INF, shape_cast_inf),
+    T(col_world_cast_shape_any, C_HUGE, shape_cast_huge),
+    T(col_world_cast_shape_any, C_TINY, shape_cast_tiny),
+    NA(col_world_cast_shape_any, C_COUNT, NA_NOCOUNT),
+    T(col_world_cast_shape_any, C_NULL, shape_cast_null),
+    NA(col_world_cast_shape_any, C_ID, NA_QUERYIDS),
+    T(col_world_cast_shape_any, C_DEGEN, shape_cast_degenerate),
+    T(col_world_cast_shape_any, C_OTHER, shape_cast_other),
+    T(col_world_cast_shape_all, C_NAN, shape_cast_nan),
+    T(col_world_cast_shape_all, C_INF, shape_cast_inf),
+    T(col_world_cast_shape_all, C_HUGE, shape_cast_huge),
+    T(col_world_cast_shape_all, C_TINY, shape_cast_tiny),
+    T(col_world_cast_shape_all, C_COUNT, shape_cast_count),
+    T(col_world_cast_shape_all, C_NULL, shape_cast_null),
+    NA(col_world_cast_shape_all, C_ID, NA_QUERYIDS),
+    T(col_world_cast_shape_all, C_DEGEN, shape_cast_degenerate),
+    T(col_world_cast_shape_all, C_OTHER, shape_cast_other),
     T(col_world_prepare_queries, C_NULL, prepare_queries_null),
     NA_ALL_BUT(col_world_prepare_queries, NA_WORLD),
 
@@ -4710,7 +4815,7 @@ static const char *const entries[] = {
     "col_vec3_from_floats", "col_quat_from_floats", "col_transform_from_floats", "col_quat_from_axis_angle",
     "col_recorder_open", "col_recorder_frame", "col_recorder_close", "col_default_query_filter", "col_world_cast_ray",
     "col_world_cast_ray_any", "col_world_cast_ray_all", "col_world_overlap_box", "col_world_overlap_shape",
-    "col_world_cast_shape", "col_world_prepare_queries"};
+    "col_world_cast_shape", "col_world_cast_shape_any", "col_world_cast_shape_all", "col_world_prepare_queries"};
 #define NENTRIES ((int)(sizeof entries / sizeof entries[0]))
 
 /* The cell of (entry, col): its own line, else the row's NA_ALL_BUT line; NULL if none. */

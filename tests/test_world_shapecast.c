@@ -176,6 +176,52 @@ static void substeps_before(const scene *s, const col_geometry *qg, col_transfor
     }
 }
 
+/* The any-hit and all-hits casts of the same sweep against the brute force: all lists
+ * exactly the bodies whose time of impact says hit, once each at that fraction, sorted by
+ * fraction then body index, its first the closest cast's answer; any is one of them. */
+static int check_any_all(const scene *s, col_query_scratch *scr, const col_geometry *qg, col_transform pose,
+                          col_vec3 d, const col_query_filter *f, bool found, const col_shape_hit *closest, int c)
+{
+    col_shape_hit all[NB], any;
+    int n;
+    assert_int_equal(col_world_cast_shape_all(s->w, qg, pose, d, f, all, NB, &n), COL_OK);
+    bool any_found;
+    assert_int_equal(col_world_cast_shape_any(s->w, qg, pose, d, f, &any, &any_found), COL_OK);
+    if (any_found != (n > 0) || found != (n > 0)) fail_msg("cast %d: any %d, all %d, closest %d", c, any_found, n, found);
+    col_transform end = moved(pose, d, 1.0);
+    int want = 0;
+    for (int i = 0; i < s->nb; i++) {
+        if (!passes(s, i, f)) continue;
+        col_transform bp;
+        assert_int_equal(col_body_get_pose(s->w, s->id[i], &bp), COL_OK);
+        const col_geometry *bg;
+        assert_int_equal(col_shape_get_geometry(s->w, s->shapes[i % s->nshapes], &bg), COL_OK);
+        col_toi_output o;
+        assert_int_equal(col_geometry_toi(qg, pose, end, bg, bp, bp, scr, &o), COL_OK);
+        int at = -1;
+        for (int k = 0; k < n; k++)
+            if (all[k].body.index1 == s->id[i].index1) at = k;
+        if (o.hit != (at >= 0)) fail_msg("cast %d: body %d hit %d by the time of impact, listed %d", c, i, o.hit, at >= 0);
+        if (!o.hit) continue;
+        want++;
+        if (fabs(all[at].fraction - o.s) > 1e-12) fail_msg("cast %d: body %d at %.17g, want %.17g", c, i, all[at].fraction, o.s);
+        if (any_found && any.body.index1 == s->id[i].index1 && fabs(any.fraction - o.s) > 1e-12)
+            fail_msg("cast %d: any at %.17g, want %.17g", c, any.fraction, o.s);
+    }
+    assert_int_equal(n, want);
+    for (int k = 1; k < n; k++)
+        assert_true(all[k - 1].fraction < all[k].fraction ||
+                    (all[k - 1].fraction == all[k].fraction && all[k - 1].body.index1 < all[k].body.index1));
+    if (n > 0) {
+        assert_int_equal(all[0].body.index1, closest->body.index1);
+        assert_true(all[0].fraction == closest->fraction);
+        bool listed_any = false;
+        for (int k = 0; k < n; k++) listed_any |= all[k].body.index1 == any.body.index1;
+        assert_true(listed_any);
+    }
+    return n;
+}
+
 /* ncasts casts of the geometries g[0 .. ng) in scene s, each against the brute force and
  * the exact checks; solid[i] says whether g[i] is solid (not a mesh), body_solid whether
  * body i's shape is. steps > 0 adds the substep reference. */
@@ -187,7 +233,7 @@ static void run_casts(scene *s, col_geometry **g, int ng, const bool *solid, boo
     col_query_filter groups = col_default_query_filter(), callback = col_default_query_filter();
     groups.mask = 1u | 4u;
     callback.fn = odd_only;
-    int casts = scaled(ncasts), hits = 0, at_zero = 0, zero_len = 0, moved_hits = 0;
+    int casts = scaled(ncasts), hits = 0, at_zero = 0, zero_len = 0, moved_hits = 0, multi = 0;
     for (int c = 0; c < casts; c++) {
         if (c == casts / 2) /* set poses count, before the next update */
             for (int i = 1; i < s->nb; i += 5)
@@ -219,6 +265,7 @@ static void run_casts(scene *s, col_geometry **g, int ng, const bool *solid, boo
         if (bf != found) fail_msg("cast %d: found %d, brute force %d", c, found, bf);
         zero_len += d.x == 0 && d.y == 0 && d.z == 0;
         if (steps > 0) substeps_before(s, qg, pose, d, f, found, found ? h.fraction : 2.0, steps, c);
+        multi += check_any_all(s, scr, qg, pose, d, f, found, &h, c) > 1;
         if (!found) {
             assert_int_equal(h.body.index1, 0);
             continue;
@@ -268,10 +315,13 @@ static void run_casts(scene *s, col_geometry **g, int ng, const bool *solid, boo
         assert_int_equal(col_world_overlap_shape(s->w, qg, moved(pose, d, after), f, ids, NB, &n), COL_OK);
         if (!listed(ids, n, h.body)) fail_msg("cast %d: the hit body does not touch just after %.17g", c, h.fraction);
     }
-    print_message("%s: %d casts, %d hits (%d after a move), %d at fraction 0, %d of zero length\n", name, casts, hits,
-                  moved_hits, at_zero, zero_len);
-    /* the generator must make hard cases: hits and misses, travelling hits, starts in contact */
-    assert_true(hits * 4 > casts && hits < casts && moved_hits * 8 > casts && at_zero > 0 && zero_len > 0);
+    print_message("%s: %d casts, %d hits (%d after a move, %d meeting several bodies), %d at fraction 0, %d of zero "
+                  "length\n",
+                  name, casts, hits, moved_hits, multi, at_zero, zero_len);
+    /* the generator must make hard cases: hits and misses, travelling hits, starts in
+     * contact, casts through several bodies (for the all-hits list) */
+    assert_true(hits * 4 > casts && hits < casts && moved_hits * 8 > casts && at_zero > 0 && zero_len > 0 &&
+                multi * 10 > casts);
     col_query_scratch_destroy(scr);
 }
 

@@ -143,6 +143,25 @@ COL_API col_status col_world_cast_shape(const col_world *world, const col_geomet
                                         col_vec3 translation, const col_query_filter *filter, col_shape_hit *hit,
                                         bool *found);
 
+/* Some body the shape cast meets (Jolt's any-hit collector): the first of the candidates,
+ * taken in the order in which the moving geometry's box enters their boxes (then body
+ * index), that the time of impact says it meets, at that time of impact. Deterministic, not
+ * necessarily the first contact; cheaper than col_world_cast_shape when a yes or no is
+ * enough. Arguments, output and errors as col_world_cast_shape. */
+COL_API col_status col_world_cast_shape_any(const col_world *world, const col_geometry *geometry,
+                                            col_transform pose, col_vec3 translation,
+                                            const col_query_filter *filter, col_shape_hit *hit, bool *found);
+
+/* Every body the shape cast meets, each once at its time of impact (as col_world_cast_shape
+ * would report it were it the only body), sorted by fraction then body index: the first
+ * min(capacity, *count) go to hits (may be NULL when capacity is 0), *count is the total.
+ * Errors: as col_world_cast_shape, and INVALID_ARGUMENT for count NULL, capacity < 0, or
+ * hits NULL with capacity > 0; OUT_OF_MEMORY (the lists). */
+COL_API col_status col_world_cast_shape_all(const col_world *world, const col_geometry *geometry,
+                                            col_transform pose, col_vec3 translation,
+                                            const col_query_filter *filter, col_shape_hit *hits, int capacity,
+                                            int *count);
+
 /* Brings the query tree up to date now (else the first query after an update does): an
  * app that wants the cost on this thread, or the bench to time it apart. Not concurrent
  * with anything on this world. Errors: INVALID_ARGUMENT (NULL world), OUT_OF_MEMORY (the
