@@ -150,44 +150,45 @@ static inline void seg_pair_enter(const ray_query *q, const col_box_tree_pair *p
     memcpy(e, &r, sizeof r);
 }
 
-/* Front to back: of an inner node's children the nearer one reached is walked next, the
- * farther one reached is pushed with its entry parameter, which is tested against the
- * best hit so far when it is popped. */
+/* Front to back: of an inner node's two children the nearer one reached is walked next,
+ * the farther one reached is pushed with its entry parameter, which is tested against the
+ * best hit so far when it is popped. The walk reads the pair blocks (box_tree.h) and the
+ * leaves' items only: a node's child and count come with its parent's block. */
 static void ray_walk(ray_query *q, const col_box_tree *t)
 {
     if (t->node_count == 0) return;
-    int stack[COL_BOX_TREE_STACK], top = 0;
+    int stack[COL_BOX_TREE_STACK], schild[COL_BOX_TREE_STACK], scount[COL_BOX_TREE_STACK], top = 0;
     double enter[COL_BOX_TREE_STACK];
     if (seg_box_enter(q, t->nodes[0].min, t->nodes[0].max) > 1.0) return;
-    int i = 0;
+    int i = 0, child = t->nodes[0].child, count = t->nodes[0].count;
     for (;;) {
-        const col_box_tree_node *nd = &t->nodes[i];
-        if (nd->count > 0) {
-            for (int k = nd->child; k < nd->child + nd->count && !q->done; k++)
+        if (count > 0) {
+            for (int k = child; k < child + count && !q->done; k++)
                 if (seg_box_enter(q, t->boxes[2 * k], t->boxes[2 * k + 1]) <= ray_tmax(q) &&
                     col_query_body_in_tree(q->w, t->ids[k]))
                     ray_body(q, t->ids[k], true);
         } else {
-            /* the children's records are read next (a walk is a chain of dependent
-             * loads, and on a shared machine the tree is often out of the nearer caches):
-             * ask for them while this node's boxes are tested */
-            __builtin_prefetch(&t->nodes[nd->child]);
-            __builtin_prefetch(&t->pairs[nd->child]);
-            __builtin_prefetch((const char *)&t->pairs[nd->child] + 64);
-            __builtin_prefetch((const char *)&t->pairs[nd->child] + 128);
-            double e[2];
-            seg_pair_enter(q, &t->pairs[i], e);
-            int c0 = nd->child, c1 = c0 + 1;
-            double e0 = e[0], e1 = e[1];
-            if (e0 > e1) {
-                int s = c0;
-                double u = e0;
-                c0 = c1, c1 = s, e0 = e1, e1 = u;
+            const col_box_tree_pair *pr = &t->pairs[i];
+            /* what the children's visits read next (a walk is a chain of dependent loads,
+             * and on a shared machine the tree is often out of the nearer caches): ask for
+             * it while this node's boxes are tested */
+            for (int j = 0; j < 2; j++) {
+                const char *next = pr->count[j] > 0 ? (const char *)&t->boxes[2 * pr->child[j]]
+                                                    : (const char *)&t->pairs[child + j];
+                __builtin_prefetch(next);
+                __builtin_prefetch(next + 64);
             }
+            double e[2];
+            seg_pair_enter(q, pr, e);
+            int j0 = 0, j1 = 1;
+            double e0 = e[0], e1 = e[1];
+            if (e0 > e1) j0 = 1, j1 = 0, e0 = e[1], e1 = e[0];
             double tm = ray_tmax(q);
             if (e0 <= tm) {
-                if (e1 <= tm) stack[top] = c1, enter[top++] = e1;
-                i = c0;
+                if (e1 <= tm)
+                    stack[top] = child + j1, schild[top] = pr->child[j1], scount[top] = pr->count[j1],
+                    enter[top++] = e1;
+                i = child + j0, child = pr->child[j0], count = pr->count[j0];
                 continue;
             }
         }
@@ -197,7 +198,7 @@ static void ray_walk(ray_query *q, const col_box_tree *t)
             top--;
             if (enter[top] <= ray_tmax(q)) break;
         }
-        i = stack[top];
+        i = stack[top], child = schild[top], count = scount[top];
     }
 }
 

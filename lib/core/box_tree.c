@@ -160,6 +160,7 @@ static void set_pair(col_box_tree *t, int i)
     for (int j = 0; j < 2; j++) {
         p->lo[0][j] = c[j].min.x, p->lo[1][j] = c[j].min.y, p->lo[2][j] = c[j].min.z;
         p->hi[0][j] = c[j].max.x, p->hi[1][j] = c[j].max.y, p->hi[2][j] = c[j].max.z;
+        p->child[j] = c[j].child, p->count[j] = c[j].count;
     }
 }
 

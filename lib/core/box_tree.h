@@ -13,7 +13,8 @@
  * - pairs[i] of an inner node i holds its two children's boxes again, coordinate by
  *   coordinate (lo[axis][child]): a walk tests both children with the same operations on
  *   adjacent values (two lanes a compiler may put in one vector register), from one block
- *   of 96 bytes instead of two nodes. */
+ *   of 112 bytes instead of two nodes, with their child and count fields, so a walk that
+ *   starts from the root reads pairs[] (and the leaves' items) only. */
 #ifndef COLIBRI_LIB_CORE_BOX_TREE_H
 #define COLIBRI_LIB_CORE_BOX_TREE_H
 
@@ -35,6 +36,7 @@ typedef struct col_box_tree_node {
 
 typedef struct col_box_tree_pair {
     double lo[3][2], hi[3][2]; /* [axis][0 or 1]: the boxes of nodes[child] and nodes[child + 1] */
+    int32_t child[2], count[2]; /* those two nodes' child and count */
 } col_box_tree_pair;
 
 typedef struct col_box_tree {
