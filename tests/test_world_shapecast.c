@@ -123,6 +123,17 @@ static bool passes(const scene *s, int i, const col_query_filter *f)
     return f->fn == NULL || f->fn(s->id[i], col_body_get_user_data(s->w, s->id[i]), f->ctx);
 }
 
+/* The time of impact of g sweeping from pose to end against body i at its pose. */
+static void body_toi(const scene *s, col_query_scratch *scr, const col_geometry *g, col_transform pose,
+                     col_transform end, int i, col_toi_output *o)
+{
+    col_transform bp;
+    assert_int_equal(col_body_get_pose(s->w, s->id[i], &bp), COL_OK);
+    const col_geometry *bg;
+    assert_int_equal(col_shape_get_geometry(s->w, s->shapes[i % s->nshapes], &bg), COL_OK);
+    assert_int_equal(col_geometry_toi(g, pose, end, bg, bp, bp, scr, o), COL_OK);
+}
+
 /* The brute force: the least time of impact over the bodies passing f, ties to the
  * smaller index (the bodies were created in index order into a fresh world). */
 static bool brute(const scene *s, col_query_scratch *scr, const col_geometry *g, col_transform pose, col_vec3 d,
@@ -133,12 +144,8 @@ static bool brute(const scene *s, col_query_scratch *scr, const col_geometry *g,
     end.p = col_add(pose.p, d);
     for (int i = 0; i < s->nb; i++) {
         if (!passes(s, i, f)) continue;
-        col_transform bp;
-        assert_int_equal(col_body_get_pose(s->w, s->id[i], &bp), COL_OK);
-        const col_geometry *bg;
-        assert_int_equal(col_shape_get_geometry(s->w, s->shapes[i % s->nshapes], &bg), COL_OK);
         col_toi_output o;
-        assert_int_equal(col_geometry_toi(g, pose, end, bg, bp, bp, scr, &o), COL_OK);
+        body_toi(s, scr, g, pose, end, i, &o);
         if (!o.hit) continue;
         if (!found || o.s < best->s) *best = o, *body = i, found = true;
     }
@@ -192,12 +199,8 @@ static int check_any_all(const scene *s, col_query_scratch *scr, const col_geome
     int want = 0;
     for (int i = 0; i < s->nb; i++) {
         if (!passes(s, i, f)) continue;
-        col_transform bp;
-        assert_int_equal(col_body_get_pose(s->w, s->id[i], &bp), COL_OK);
-        const col_geometry *bg;
-        assert_int_equal(col_shape_get_geometry(s->w, s->shapes[i % s->nshapes], &bg), COL_OK);
         col_toi_output o;
-        assert_int_equal(col_geometry_toi(qg, pose, end, bg, bp, bp, scr, &o), COL_OK);
+        body_toi(s, scr, qg, pose, end, i, &o);
         int at = -1;
         for (int k = 0; k < n; k++)
             if (all[k].body.index1 == s->id[i].index1) at = k;
@@ -280,11 +283,7 @@ static void run_casts(scene *s, col_geometry **g, int ng, const bool *solid, boo
             int other = (int)h.body.index1 - 1;
             assert_true(other >= 0 && other < s->nb);
             assert_true(other < body || fabs(h.fraction - want.s) > 0);
-            col_transform bp, end = moved(pose, d, 1.0);
-            assert_int_equal(col_body_get_pose(s->w, s->id[other], &bp), COL_OK);
-            const col_geometry *bg;
-            assert_int_equal(col_shape_get_geometry(s->w, s->shapes[other % s->nshapes], &bg), COL_OK);
-            assert_int_equal(col_geometry_toi(qg, pose, end, bg, bp, bp, scr, &o), COL_OK);
+            body_toi(s, scr, qg, pose, moved(pose, d, 1.0), other, &o);
             if (!(o.hit && fabs(o.s - want.s) <= 1e-12)) fail_msg("cast %d: body %d, brute force %d", c, other, body);
         } else if (h.piece != want.piece_b || h.shape_piece != want.piece_a) {
             fail_msg("cast %d: pieces %d / %d, brute force %d / %d", c, h.piece, h.shape_piece, want.piece_b,
