@@ -36,6 +36,9 @@ typedef struct answer {
     col_body_id overlap[8];
     bool cast_found;
     col_shape_hit cast;
+    int cast_all_count;  /* col_world_cast_shape_all */
+    bool cast_any_found; /* col_world_cast_shape_any */
+    col_shape_hit cast_any;
 } answer;
 
 static col_vec3 ray_o[NR], ray_d[NR];
@@ -80,6 +83,11 @@ static void ask(const col_world *w, int k, answer *a)
     col_transform at = {ray_o[k], {0, 0, 0, 1}};
     if (col_world_cast_shape(w, caster, at, col_scale(ray_d[k], 0.5), NULL, &a->cast, &a->cast_found) != COL_OK)
         a->overlap_count = -1;
+    if (col_world_cast_shape_all(w, caster, at, col_scale(ray_d[k], 0.5), NULL, NULL, 0, &a->cast_all_count) != COL_OK)
+        a->cast_all_count = -1;
+    if (col_world_cast_shape_any(w, caster, at, col_scale(ray_d[k], 0.5), NULL, &a->cast_any, &a->cast_any_found) !=
+        COL_OK)
+        a->cast_all_count = -1;
 }
 
 typedef struct job {
@@ -108,7 +116,10 @@ static void *run(void *arg)
         if (a.found != e->found || a.all_count != e->all_count || a.overlap_count != e->overlap_count ||
             (a.found && (a.hit.body.index1 != e->hit.body.index1 || a.hit.fraction != e->hit.fraction)) ||
             !same_overlap || a.cast_found != e->cast_found ||
-            (a.cast_found && (a.cast.body.index1 != e->cast.body.index1 || a.cast.fraction != e->cast.fraction)))
+            (a.cast_found && (a.cast.body.index1 != e->cast.body.index1 || a.cast.fraction != e->cast.fraction)) ||
+            a.cast_all_count != e->cast_all_count || a.cast_any_found != e->cast_any_found ||
+            (a.cast_any_found &&
+             (a.cast_any.body.index1 != e->cast_any.body.index1 || a.cast_any.fraction != e->cast_any.fraction)))
             j->mismatches++;
     }
     return NULL;
@@ -140,6 +151,7 @@ static void test_queries_from_threads_match_one_thread(void **state)
             ask(alone.w, k, &expect[k]);
             hits += expect[k].found;
             cast_hits += expect[k].cast_found;
+            assert_true(expect[k].cast_all_count >= (int)expect[k].cast_found && expect[k].overlap_count >= 0);
         }
         pthread_barrier_t start;
         pthread_barrier_init(&start, NULL, NT);
