@@ -1,0 +1,284 @@
+/* SPDX-License-Identifier: MIT */
+/* The ADB-tree's time-critical mode (issue 18, docs/adb.md).
+ * - The probability table (lib/core/adb_table.inc, made by tools/adb_tables with GMP from
+ *   a sum over the common cells): every stored entry against the closed form
+ *   1 - C(s-a, b) / C(s, b) recomputed here independently (exactly, in unsigned 128-bit
+ *   integers, for s <= 60: C(60, 30) < 2^60), symmetry, the exact 0 and 1 ends, and
+ *   monotonicity (not decreasing in a and b, not increasing in s).
+ * - The traversal: with p_min = 1, k_min = INT_MAX and no budget it must report exactly
+ *   what the brute force over every triangle pair reports (small meshes; exact predicate
+ *   col_tri_tri_intersect), and what col_mesh_mesh_query reports (larger meshes); the
+ *   answers are flagged exact. Random poses from a fixed, printed seed; the hit rate of
+ *   the generator is checked to lie in 20 .. 80 %.
+ * - Budgets: max_visits = 1 leaves an overlapping pair estimated.
+ * - Bad input: p_min outside (0, 1] or NaN, k_min < 1, a negative or NaN budget, a bad
+ *   area factor. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bench/scene_mesh.h"
+#include "bench/scene_rand.h"
+#include "lib/core/adb_table.h"
+#include "lib/core/adb_tree.h"
+#include "lib/core/alloc.h"
+#include "lib/core/mesh.h"
+#include "narrowphase/mesh_adb.h"
+#include "narrowphase/mesh_collide.h"
+#include "narrowphase/tri_tri.h"
+
+static col_alloc g_alloc;
+
+typedef unsigned __int128 u128;
+
+static u128 binom(int n, int k)
+{
+    if (k < 0 || k > n) return 0;
+    u128 r = 1;
+    for (int i = 1; i <= k; i++) r = r * (u128)(n - k + i) / (u128)i; /* exact at every step */
+    return r;
+}
+
+/* the exact value 1 - num/den compared with d: |d - (den - num)/den| <= 2^-53 (half an ulp
+ * of a value <= 1, plus nothing else: the table rounds once) */
+static void check_entry(int s, int a, int b)
+{
+    u128 den = binom(s, b), num = binom(s - a, b); /* P(no common cell) = C(s-a,b)/C(s,b) */
+    long double exact = (long double)(den - num) / (long double)den;
+    double d = col_adb_probability(s, a, b);
+    long double err = fabsl((long double)d - exact);
+    if (err > 0x1p-53L * (1 + 1e-3L) + 1e-18L) {
+        fprintf(stderr, "P(%d, %d, %d) = %.17g, closed form %.20Lg\n", s, a, b, d, exact);
+        fail();
+    }
+}
+
+static void table_matches_closed_form(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= 60; s++)
+        for (int a = 0; a <= s; a++)
+            for (int b = 0; b <= s; b++) check_entry(s, a, b);
+    /* spot values by hand: two cells of one among two, one of one among two: 1/2;
+     * a = b = 1 among s cells: 1/s */
+    assert_true(col_adb_probability(2, 1, 1) == 0.5);
+    assert_true(col_adb_probability(10, 1, 1) == 0.1);
+    assert_true(col_adb_probability(64, 1, 1) == 1.0 / 64);
+    /* 1 - C(62, 2) / C(64, 2) = 1 - 1891/2016 = 125/2016 */
+    assert_true(fabs(col_adb_probability(64, 2, 2) - 125.0 / 2016.0) <= 0x1p-55);
+    printf("table: %d values stored, %lu bytes\n", col_adb_table_stored(), col_adb_table_bytes());
+}
+
+static void table_monotone(void **state)
+{
+    (void)state;
+    for (int s = 1; s <= COL_ADB_SMAX; s++)
+        for (int a = 0; a <= s; a++)
+            for (int b = 0; b <= s; b++) {
+                double p = col_adb_probability(s, a, b);
+                assert_true(p >= 0 && p <= 1);
+                assert_true(p == col_adb_probability(s, b, a));
+                if (a == 0 || b == 0) assert_true(p == 0);
+                if (a + b > s) assert_true(p == 1);
+                if (a < s) assert_true(col_adb_probability(s, a + 1, b) >= p);
+                if (b < s) assert_true(col_adb_probability(s, a, b + 1) >= p);
+                if (s < COL_ADB_SMAX) assert_true(col_adb_probability(s + 1, a, b) <= p);
+            }
+}
+
+/* ---- the traversal ---- */
+
+static void build_mesh(scene_mesh *sm, col_mesh *m)
+{
+    scene_mesh_fit(sm, 1.0);
+    char err[200];
+    col_status st = col_mesh_build(&g_alloc, sm->v, sm->nv, sm->t, sm->nt, m, err, sizeof err);
+    if (st != COL_OK) fprintf(stderr, "%s\n", err);
+    assert_int_equal(st, COL_OK);
+}
+
+static col_quat rand_quat(void)
+{
+    for (;;) {
+        double x = scene_rand_range(-1, 1), y = scene_rand_range(-1, 1), z = scene_rand_range(-1, 1),
+               w = scene_rand_range(-1, 1);
+        double n = sqrt(x * x + y * y + z * z + w * w);
+        if (n > 0.1 && n <= 1) return (col_quat){x / n, y / n, z / n, w / n};
+    }
+}
+
+static col_xform rand_pose(double reach)
+{
+    col_vec3 p = col_v3(scene_rand_range(-reach, reach), scene_rand_range(-reach, reach), scene_rand_range(-reach, reach));
+    return col_xform_from_transform((col_transform){p, rand_quat()});
+}
+
+static bool brute(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb)
+{
+    for (int i = 0; i < a->triangle_count; i++) {
+        col_vec3 t[3], u[3];
+        col_mesh_triangle(a, i, t);
+        for (int k = 0; k < 3; k++) t[k] = col_xform_point(xa, t[k]);
+        for (int j = 0; j < b->triangle_count; j++) {
+            col_mesh_triangle(b, j, u);
+            for (int k = 0; k < 3; k++) u[k] = col_xform_point(xb, u[k]);
+            if (col_tri_tri_intersect(t, u)) return true;
+        }
+    }
+    return false;
+}
+
+static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint64_t seed)
+{
+    printf("adb traversal vs %s: seed %llu, %d and %d triangles, %d queries\n", use_brute ? "brute force" : "exact query",
+           (unsigned long long)seed, tris_a, tris_b, queries);
+    scene_rand_seed(seed);
+    scene_mesh sa = {0}, sb = {0};
+    assert_true(scene_mesh_torusknot(&sa, tris_a, 0, 0.16));
+    assert_true(scene_mesh_bumpy(&sb, tris_b));
+    col_mesh ma, mb;
+    build_mesh(&sa, &ma);
+    build_mesh(&sb, &mb);
+    scene_mesh_free(&sa);
+    scene_mesh_free(&sb);
+    col_adb_tree ta, tb;
+    assert_int_equal(col_adb_tree_build(&g_alloc, &ma, COL_ADB_AREA_FACTOR_DEFAULT, &ta), COL_OK);
+    assert_int_equal(col_adb_tree_build(&g_alloc, &mb, COL_ADB_AREA_FACTOR_DEFAULT, &tb), COL_OK);
+    const col_adb_params exact = {1.0, INT_MAX, 0, 0};
+    int hits = 0;
+    for (int q = 0; q < queries; q++) {
+        col_xform xa = rand_pose(0.3), xb = rand_pose(1.6);
+        col_adb_result r;
+        col_mesh_mesh_adb(&ma, &ta, &xa, &mb, &tb, &xb, &exact, &r);
+        bool truth;
+        if (use_brute) {
+            truth = brute(&ma, &xa, &mb, &xb);
+        } else {
+            col_np_result e;
+            col_mesh_mesh_query(&ma, &xa, &mb, &xb, NULL, &e);
+            truth = e.colliding;
+        }
+        if (r.colliding != truth || !r.exact) {
+            fprintf(stderr, "query %d: adb %d (exact %d), truth %d\n", q, r.colliding, r.exact, truth);
+            fail();
+        }
+        hits += truth;
+        /* the same query with b and a swapped */
+        col_mesh_mesh_adb(&mb, &tb, &xb, &ma, &ta, &xa, &exact, &r);
+        assert_true(r.colliding == truth && r.exact);
+    }
+    printf("  %d of %d colliding\n", hits, queries);
+    assert_true(hits >= queries / 5 && hits <= 4 * queries / 5);
+    col_adb_tree_free(&g_alloc, &ta);
+    col_adb_tree_free(&g_alloc, &tb);
+    col_mesh_free(&g_alloc, &ma);
+    col_mesh_free(&g_alloc, &mb);
+}
+
+static void traversal_equals_brute_force(void **state)
+{
+    (void)state;
+    run_equal(300, 200, 150, true, 18001);
+}
+
+static void traversal_equals_exact_query(void **state)
+{
+    (void)state;
+    run_equal(6000, 3000, 400, false, 18002);
+}
+
+static void budget_estimates(void **state)
+{
+    (void)state;
+    scene_rand_seed(18003);
+    scene_mesh sa = {0};
+    assert_true(scene_mesh_torusknot(&sa, 2000, 0, 0.16));
+    col_mesh m;
+    build_mesh(&sa, &m);
+    scene_mesh_free(&sa);
+    col_adb_tree t;
+    assert_int_equal(col_adb_tree_build(&g_alloc, &m, COL_ADB_AREA_FACTOR_DEFAULT, &t), COL_OK);
+    assert_int_equal(col_adb_tree_bytes(&t), (size_t)m.node_count);
+    const col_xform id = col_xform_from_transform((col_transform){col_v3(0, 0, 0), {0, 0, 0, 1}});
+    /* the same mesh twice at the same pose: the root pair overlaps, so one visit cannot
+     * decide it */
+    col_adb_params p = {0.99, 10, 1, 0};
+    col_adb_result r;
+    col_mesh_mesh_adb(&m, &t, &id, &m, &t, &id, &p, &r);
+    assert_false(r.exact);
+    assert_int_equal(r.visits, 1);
+    /* far apart: decided exactly at the root, whatever the settings */
+    const col_xform far = col_xform_from_transform((col_transform){col_v3(5, 0, 0), {0, 0, 0, 1}});
+    col_mesh_mesh_adb(&m, &t, &id, &m, &t, &far, &p, &r);
+    assert_true(r.exact && !r.colliding && r.probability == 0);
+    col_adb_tree_free(&g_alloc, &t);
+    col_mesh_free(&g_alloc, &m);
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    const col_adb_params good = {0.99, 10, 0, 0};
+    assert_true(col_adb_params_valid(&good));
+    col_adb_params p = good;
+    assert_false(col_adb_params_valid(NULL));
+    const double bad_p[] = {0.0, -0.5, 1.0000001, NAN, INFINITY, -INFINITY};
+    for (size_t i = 0; i < sizeof bad_p / sizeof bad_p[0]; i++) {
+        p = good;
+        p.p_min = bad_p[i];
+        assert_false(col_adb_params_valid(&p));
+    }
+    p = good;
+    p.p_min = 1.0;
+    assert_true(col_adb_params_valid(&p));
+    p = good;
+    p.k_min = 0;
+    assert_false(col_adb_params_valid(&p));
+    p = good;
+    p.k_min = -3;
+    assert_false(col_adb_params_valid(&p));
+    p = good;
+    p.max_visits = -1;
+    assert_false(col_adb_params_valid(&p));
+    p = good;
+    p.time_budget = NAN;
+    assert_false(col_adb_params_valid(&p));
+    p = good;
+    p.time_budget = -1e-3;
+    assert_false(col_adb_params_valid(&p));
+    p = good;
+    p.time_budget = INFINITY;
+    assert_false(col_adb_params_valid(&p));
+    /* a bad area factor */
+    scene_rand_seed(18004);
+    scene_mesh sa = {0};
+    assert_true(scene_mesh_bumpy(&sa, 200));
+    col_mesh m;
+    build_mesh(&sa, &m);
+    scene_mesh_free(&sa);
+    col_adb_tree t;
+    assert_int_equal(col_adb_tree_build(&g_alloc, &m, NAN, &t), COL_ERR_INVALID_ARGUMENT);
+    assert_null(t.cells);
+    assert_int_equal(col_adb_tree_build(&g_alloc, &m, 0.0, &t), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_adb_tree_build(&g_alloc, &m, -1.0, &t), COL_ERR_INVALID_ARGUMENT);
+    col_mesh_free(&g_alloc, &m);
+}
+
+int main(void)
+{
+    col_alloc_init(&g_alloc, NULL);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(table_matches_closed_form), cmocka_unit_test(table_monotone),
+        cmocka_unit_test(traversal_equals_brute_force), cmocka_unit_test(traversal_equals_exact_query),
+        cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
