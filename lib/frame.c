@@ -192,7 +192,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
         if (hulls)
             col_np_query(be, cache, ha, ra->np_data, &A->xf, hb, rb->np_data, &B->xf, &worker->scratch, &res);
         else if (mesh && col_time_critical_applies(w, ra, rb))
-            col_time_critical_test(w, ra, &A->xf, rb, &B->xf, f->tc_deadline, &res, slot);
+            col_time_critical_test(w, ra, &A->xf, rb, &B->xf, f->tc_deadline, cache, &res, slot);
         else
             col_shape_pair_query(be, mesh ? cache : NULL, ra->geom, &A->xf, rb->geom, &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;

@@ -32,7 +32,8 @@ double col_time_critical_now(void)
 }
 
 void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const col_xform *xa, const col_shape_rec *rb,
-                            const col_xform *xb, double deadline, col_np_result *res, col_pair_slot *slot)
+                            const col_xform *xb, double deadline, col_mesh_cache *cache, col_np_result *res,
+                            col_pair_slot *slot)
 {
     const col_time_critical_def *d = &w->def.time_critical;
     col_adb_params p = {d->p_min, d->k_min, d->max_node_pairs, 0.0};
@@ -43,7 +44,7 @@ void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const c
         else p.max_visits = 1;
     }
     col_adb_result r;
-    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, xa, &rb->geom->mesh, &rb->adb, xb, &p, &r);
+    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, xa, &rb->geom->mesh, &rb->adb, xb, &p, cache, &r);
     memset(res, 0, sizeof *res);
     res->colliding = r.colliding;
     res->axis = col_v3(1, 0, 0);
@@ -111,7 +112,7 @@ col_status col_body_collide_time_critical(col_world *world, col_body_id a, col_b
     const col_xform xa = col_xform_from_transform(ba->pose), xb = col_xform_from_transform(bb->pose);
     col_adb_params p = {def->p_min, def->k_min, def->max_node_pairs, 0.0};
     col_adb_result r;
-    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, &r);
+    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, NULL, &r);
     out->tested = true;
     out->colliding = r.colliding;
     out->exact = r.exact;

@@ -8,6 +8,7 @@
 
 #include "lib/world.h"
 
+struct col_mesh_cache;
 struct col_np_result;
 struct col_pair_slot;
 
@@ -26,11 +27,11 @@ static inline bool col_time_critical_applies(const col_world *w, const col_shape
 }
 
 /* The frame's pair test in the mode: the answer into *res (gap 0: never put to sleep) and
- * the estimate into the slot. deadline: the monotonic clock's seconds at which the
+ * the estimate into the slot; cache: the pair's witness (narrowphase/mesh_adb.h). deadline: the monotonic clock's seconds at which the
  * update's budget runs out (0: none). */
 void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const col_xform *xa, const col_shape_rec *rb,
-                            const col_xform *xb, double deadline, struct col_np_result *res,
-                            struct col_pair_slot *slot);
+                            const col_xform *xb, double deadline, struct col_mesh_cache *cache,
+                            struct col_np_result *res, struct col_pair_slot *slot);
 
 /* The monotonic clock in seconds. */
 double col_time_critical_now(void);

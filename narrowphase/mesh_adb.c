@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "lib/core/adb_table.h"
+#include "narrowphase/mesh_bv_bound.h"
 #include "narrowphase/tri_tri.h"
 
 enum { HEAP_CAP = 4096, TRI_CACHE = 64, DFS_STACK = 2 * COL_MESH_MAX_DEPTH + 2 };
@@ -47,6 +48,8 @@ typedef struct adb_ctx {
     const col_xform *xa, *xb;
     double M[9], Mabs[9], t[3];
     double slack;
+    col_bv_frame bvf; /* the fitted boxes' certified test (narrowphase/mesh_bv_bound.h) */
+    int32_t hit_a, hit_b; /* the meeting triangle pair, leaf order */
     uint32_t seq;
     int n;
     heap_entry heap[HEAP_CAP];
@@ -76,7 +79,7 @@ static void rel_centre(const double M[9], const double t[3], const double ca[3],
 }
 
 /* true when some axis separates the boxes by more than the slack */
-static bool separated(const adb_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
+static bool separated_aabb(const adb_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
 {
     double ca[3], ha[3], cb[3], hb[3], T[3];
     box_of(na, ca, ha);
@@ -101,6 +104,14 @@ static bool separated(const adb_ctx *x, const col_mesh_node *na, const col_mesh_
         }
     }
     return false;
+}
+
+/* the local boxes first, then the fitted boxes' certified test where those fail (as the
+ * exact traversal does: docs/meshes.md "Bounding volumes measured") */
+static bool separated(const adb_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
+{
+    if (separated_aabb(x, na, nb)) return true;
+    return col_bv_obb_gap(&x->bvf, &x->a->bvs[na - x->a->nodes], &x->b->bvs[nb - x->b->nodes]) > 0;
 }
 
 double col_adb_pair_probability(const col_mesh *a, const col_adb_tree *ta, int ia, const col_mesh *b,
@@ -132,8 +143,10 @@ double col_adb_pair_probability(const col_mesh *a, const col_adb_tree *ta, int i
     double va = sa[0] * sa[1] * sa[2], vb = sb[0] * sb[1] * sb[2];
     double v = fmax(va, vb);
     double s = V / v;
-    double fa = ca_cells * (V / (va * G3)) * pow(va / v, 2.0 / 3.0);
-    double fb = cb_cells * (V / (vb * G3)) * pow(vb / v, 2.0 / 3.0);
+    /* (v_small / v)^(2/3) for the finer side; 1 for the coarser */
+    double r = cbrt(fmin(va, vb) / v);
+    double fa = ca_cells * (V / (va * G3)) * (va < vb ? r * r : 1.0);
+    double fb = cb_cells * (V / (vb * G3)) * (va < vb ? 1.0 : r * r);
     int is = (int)ceil(fmin(s, (double)COL_ADB_SMAX));
     if (is < 1) is = 1;
     int ia_ = (int)floor(fa + 0.5), ib_ = (int)floor(fb + 0.5);
@@ -169,7 +182,36 @@ static bool leaves_meet(adb_ctx *x, const col_mesh_node *na, const col_mesh_node
             const world_tri *tb = tri_of(x->wb, x->b, x->xb, nb->child + j);
             bool apart = false;
             for (int d = 0; d < 3 && !apart; d++) apart = tb->lo[d] > ta->hi[d] || ta->lo[d] > tb->hi[d];
-            if (!apart && col_tri_tri_intersect(ta->w, tb->w)) return true;
+            if (!apart && col_tri_tri_intersect(ta->w, tb->w)) {
+                x->hit_a = na->child + i;
+                x->hit_b = nb->child + j;
+                return true;
+            }
+        }
+    }
+    return false;
+}
+
+/* The cached witness and its neighbours in leaf order, WINDOW on either side (as
+ * narrowphase/mesh_collide.c tries them), exactly. */
+enum { WINDOW = 3 };
+static bool witness_meets(adb_ctx *x, const col_mesh_cache *c)
+{
+    const int ta = c->tri_a, tb = c->tri_b;
+    if (ta < 0 || ta >= x->a->triangle_count || tb < 0 || tb >= x->b->triangle_count) return false;
+    for (int i = ta - WINDOW; i <= ta + WINDOW; i++) {
+        if (i < 0 || i >= x->a->triangle_count) continue;
+        const world_tri *wa = tri_of(x->wa, x->a, x->xa, i);
+        for (int j = tb - WINDOW; j <= tb + WINDOW; j++) {
+            if (j < 0 || j >= x->b->triangle_count) continue;
+            const world_tri *wb = tri_of(x->wb, x->b, x->xb, j);
+            bool apart = false;
+            for (int d = 0; d < 3 && !apart; d++) apart = wb->lo[d] > wa->hi[d] || wa->lo[d] > wb->hi[d];
+            if (!apart && col_tri_tri_intersect(wa->w, wb->w)) {
+                x->hit_a = i;
+                x->hit_b = j;
+                return true;
+            }
         }
     }
     return false;
@@ -261,14 +303,11 @@ static double mesh_extent(const col_mesh *m)
 }
 
 /* The lower bound that grows with depth (docs/adb.md): the cell model says little about
- * big nodes, whose cells are big, so a pair's estimate is scaled by 1 - 2^(-d / DEPTH_HALF),
+ * big nodes, whose cells are big, so a pair's estimate is scaled by 1 - 2^-d,
  * d its depth (both nodes'). */
-#ifndef ADB_DEPTH_HALF
-#define ADB_DEPTH_HALF 1.0
-#endif
 static double depth_factor(int32_t d)
 {
-    return 1.0 - exp2(-(double)d / ADB_DEPTH_HALF);
+    return 1.0 - exp2(-(double)d);
 }
 
 /* Offers a child pair: dropped when separated, else into the heap (or, the heap full,
@@ -278,13 +317,13 @@ static bool offer(adb_ctx *x, int32_t ia, int32_t ib, int32_t depth, int *visits
     if (separated(x, &x->a->nodes[ia], &x->b->nodes[ib])) return false;
     if (x->n == HEAP_CAP) return dfs_meet(x, ia, ib, visits);
     double p = col_adb_pair_probability(x->a, x->ta, ia, x->b, x->tb, ib, x->M, x->t);
-    heap_push(x, p * depth_factor(depth), ia, ib, depth);
+        heap_push(x, p * depth_factor(depth), ia, ib, depth);
     return false;
 }
 
 void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
                        const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
-                       col_adb_result *out)
+                       col_mesh_cache *cache, col_adb_result *out)
 {
     adb_ctx x;
     x.a = a;
@@ -307,6 +346,17 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     for (int i = 0; i < 3; i++) x.t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
     double S = mesh_extent(a) + mesh_extent(b) + col_max_abs(xa->p) + col_max_abs(xb->p);
     x.slack = 1e-9 * S;
+    x.hit_a = x.hit_b = -1;
+    memset(out, 0, sizeof *out);
+    if (cache != NULL && witness_meets(&x, cache)) {
+        cache->tri_a = x.hit_a;
+        cache->tri_b = x.hit_b;
+        out->colliding = true;
+        out->exact = true;
+        out->probability = 1.0;
+        return;
+    }
+    col_bv_frame_setup(&x.bvf, a, xa, b, xb);
 
     const bool valid = col_adb_params_valid(params);
     const double p_min = valid ? params->p_min : 2.0; /* invalid: never estimate */
@@ -315,7 +365,6 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     const double budget = valid ? params->time_budget : 0;
     const double t0 = budget > 0 ? now_s() : 0;
 
-    memset(out, 0, sizeof *out);
     int visits = 0, found = 0;
     double best = 0;
     bool hit = offer(&x, 0, 0, 0, &visits);
@@ -332,8 +381,9 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
         }
         heap_entry e = heap_pop(&x);
         if (visits < INT_MAX) visits++;
-        if (e.p > best) best = e.p;
-        if (e.p >= p_min && ++found >= k_min) {
+        const double pe = e.p; /* already scaled by depth_factor */
+        if (pe > best) best = pe;
+        if (pe >= p_min && ++found >= k_min) {
             out->colliding = true;
             out->exact = false;
             out->probability = best;
@@ -350,6 +400,11 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
         } else {
             hit = offer(&x, e.ia, nb->child, e.depth + 1, &visits) || offer(&x, e.ia, nb->child + 1, e.depth + 1, &visits);
         }
+    }
+    if (cache != NULL) {
+        /* a found pair is the next query's witness; apart, the old one is stale */
+        cache->tri_a = hit ? x.hit_a : -1;
+        cache->tri_b = hit ? x.hit_b : -1;
     }
     out->colliding = hit;
     out->exact = true;

@@ -7,7 +7,9 @@
  * "collision node pair", and once k_min of them are found the answer is "colliding,
  * estimated". Pairs of leaves are decided exactly (narrowphase/tri_tri.h on the world
  * triangles, as narrowphase/mesh_collide.c does), so a colliding triangle pair ends the
- * query with an exact "colliding", and a heap that empties is an exact "apart". A budget
+ * query with an exact "colliding", and a heap that empties is an exact "apart". Node
+ * pairs are culled as the exact traversal culls them: the local boxes, then the fitted
+ * boxes' certified test (narrowphase/mesh_bv_bound.h). A budget
  * (node pairs, or seconds of the monotonic clock) ends it early with an estimate.
  * With k_min larger than the node pairs there are, no budget, the answer is exact and
  * equals col_mesh_mesh_query's (tests/test_adb.c checks it). No allocation: the heap is a
@@ -21,6 +23,7 @@
 #include "lib/core/adb_tree.h"
 #include "lib/core/mesh.h"
 #include "lib/core/vec.h"
+#include "narrowphase/mesh_collide.h"
 
 typedef struct col_adb_params {
     double p_min;       /* (0, 1]: a node pair at least this probable is a collision node pair */
@@ -42,10 +45,13 @@ typedef struct col_adb_result {
 bool col_adb_params_valid(const col_adb_params *p);
 
 /* Mesh a (ADB counts ta) at pose xa against mesh b (tb) at xb. params must be valid
- * (col_adb_params_valid; an invalid one gives an exact traversal's answer). */
+ * (col_adb_params_valid; an invalid one gives an exact traversal's answer). cache (may
+ * be NULL): the per-pair witness of narrowphase/mesh_collide.h, tried first (exactly)
+ * and updated: an exact hit stores its triangles, an exact "apart" clears it, an
+ * estimate leaves it. */
 void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
                        const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
-                       col_adb_result *out);
+                       col_mesh_cache *cache, col_adb_result *out);
 
 /* The probability estimate of one node pair (exposed for tests): a's node ia, b's node ib,
  * with b's local frame carried into a's by y -> M y + t (M row-major). */

@@ -27,6 +27,8 @@
 
 #include "bench/scene_mesh.h"
 #include "bench/scene_rand.h"
+#include "colibri/colibri.h"
+#include "colibri/query.h"
 #include "lib/core/adb_table.h"
 #include "lib/core/adb_tree.h"
 #include "lib/core/alloc.h"
@@ -157,7 +159,7 @@ static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint6
     for (int q = 0; q < queries; q++) {
         col_xform xa = rand_pose(0.3), xb = rand_pose(1.6);
         col_adb_result r;
-        col_mesh_mesh_adb(&ma, &ta, &xa, &mb, &tb, &xb, &exact, &r);
+        col_mesh_mesh_adb(&ma, &ta, &xa, &mb, &tb, &xb, &exact, NULL, &r);
         bool truth;
         if (use_brute) {
             truth = brute(&ma, &xa, &mb, &xb);
@@ -172,7 +174,7 @@ static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint6
         }
         hits += truth;
         /* the same query with b and a swapped */
-        col_mesh_mesh_adb(&mb, &tb, &xb, &ma, &ta, &xa, &exact, &r);
+        col_mesh_mesh_adb(&mb, &tb, &xb, &ma, &ta, &xa, &exact, NULL, &r);
         assert_true(r.colliding == truth && r.exact);
     }
     printf("  %d of %d colliding\n", hits, queries);
@@ -212,12 +214,12 @@ static void budget_estimates(void **state)
      * decide it */
     col_adb_params p = {0.99, 10, 1, 0};
     col_adb_result r;
-    col_mesh_mesh_adb(&m, &t, &id, &m, &t, &id, &p, &r);
+    col_mesh_mesh_adb(&m, &t, &id, &m, &t, &id, &p, NULL, &r);
     assert_false(r.exact);
     assert_int_equal(r.visits, 1);
     /* far apart: decided exactly at the root, whatever the settings */
     const col_xform far = col_xform_from_transform((col_transform){col_v3(5, 0, 0), {0, 0, 0, 1}});
-    col_mesh_mesh_adb(&m, &t, &id, &m, &t, &far, &p, &r);
+    col_mesh_mesh_adb(&m, &t, &id, &m, &t, &far, &p, NULL, &r);
     assert_true(r.exact && !r.colliding && r.probability == 0);
     col_adb_tree_free(&g_alloc, &t);
     col_mesh_free(&g_alloc, &m);
@@ -272,6 +274,181 @@ static void bad_input(void **state)
     col_mesh_free(&g_alloc, &m);
 }
 
+/* ---- the world's mode ---- */
+
+typedef struct world_meshes {
+    col_world *w;
+    col_shape_id shape[2];
+    col_body_id body[12];
+    int bodies;
+} world_meshes;
+
+static void world_make(world_meshes *wm, const col_time_critical_def *tc, uint64_t seed)
+{
+    col_world_def def = col_default_world_def();
+    def.worker_count = 1;
+    def.time_critical = *tc;
+    assert_int_equal(col_world_create(&def, &wm->w), COL_OK);
+    scene_rand_seed(seed);
+    for (int k = 0; k < 2; k++) {
+        scene_mesh sm = {0};
+        assert_true(k == 0 ? scene_mesh_torusknot(&sm, 1500, 0, 0.16) : scene_mesh_bumpy(&sm, 800));
+        scene_mesh_fit(&sm, 1.0);
+        col_mesh_def md = col_default_mesh_def();
+        md.vertices = sm.v;
+        md.vertex_count = sm.nv;
+        md.indices = sm.t;
+        md.triangle_count = sm.nt;
+        assert_int_equal(col_shape_create_mesh(wm->w, &md, &wm->shape[k]), COL_OK);
+        scene_mesh_free(&sm);
+    }
+    wm->bodies = 12;
+    for (int i = 0; i < wm->bodies; i++) {
+        col_body_def bd = col_default_body_def();
+        bd.shape = wm->shape[i % 2];
+        bd.pose.p = col_v3(scene_rand_range(-2, 2), scene_rand_range(-2, 2), scene_rand_range(-2, 2));
+        bd.pose.q = rand_quat();
+        assert_int_equal(col_body_create(wm->w, &bd, &wm->body[i]), COL_OK);
+    }
+}
+
+/* The same bodies moved the same way in a world with the mode (p_min 1, k_min INT_MAX:
+ * every answer exact) and one without: equal pair lists every frame, and every tested
+ * pair's estimate flagged exact. */
+static void world_mode_exact_equals_off(void **state)
+{
+    (void)state;
+    const uint64_t seed = 18005;
+    printf("world mode: seed %llu\n", (unsigned long long)seed);
+    col_time_critical_def on = col_default_time_critical_def(), off = col_default_time_critical_def();
+    on.enabled = true;
+    on.p_min = 1.0;
+    on.k_min = INT_MAX;
+    world_meshes a, b;
+    world_make(&a, &on, seed);
+    world_make(&b, &off, seed);
+    col_shape_info info;
+    assert_int_equal(col_shape_get_info(a.w, a.shape[0], &info), COL_OK);
+    assert_true(info.adb_bytes > 0);
+    assert_int_equal(col_shape_get_info(b.w, b.shape[0], &info), COL_OK);
+    assert_int_equal(info.adb_bytes, 0);
+    scene_rand_seed(seed + 1);
+    int total = 0, tested = 0;
+    for (int f = 0; f < 20; f++) {
+        for (int i = 0; i < a.bodies; i++) {
+            col_transform t = {col_v3(scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5)),
+                               rand_quat()};
+            assert_int_equal(col_body_set_pose(a.w, a.body[i], t), COL_OK);
+            assert_int_equal(col_body_set_pose(b.w, b.body[i], t), COL_OK);
+        }
+        assert_int_equal(col_world_update(a.w), COL_OK);
+        assert_int_equal(col_world_update(b.w), COL_OK);
+        col_pair_events ea = col_world_get_pair_events(a.w), eb = col_world_get_pair_events(b.w);
+        assert_int_equal(ea.pair_count, eb.pair_count);
+        for (int k = 0; k < ea.pair_count; k++) {
+            assert_int_equal(ea.pairs[k].a.index1, eb.pairs[k].a.index1);
+            assert_int_equal(ea.pairs[k].b.index1, eb.pairs[k].b.index1);
+        }
+        total += ea.pair_count;
+        for (int i = 0; i < a.bodies; i++)
+            for (int j = i + 1; j < a.bodies; j++) {
+                col_pair_estimate e, e0;
+                assert_int_equal(col_pair_get_estimate(a.w, a.body[i], a.body[j], &e), COL_OK);
+                assert_int_equal(col_pair_get_estimate(b.w, b.body[i], b.body[j], &e0), COL_OK);
+                assert_false(e0.tested); /* the mode off: nothing tested in it */
+                if (!e.tested) continue;
+                tested++;
+                assert_true(e.exact);
+                assert_true(e.probability == (e.colliding ? 1.0 : 0.0));
+            }
+    }
+    printf("  %d colliding pairs over 20 frames, %d estimates read\n", total, tested);
+    assert_true(total > 0 && tested > total);
+    col_world_destroy(a.w);
+    col_world_destroy(b.w);
+}
+
+/* The per-query call: exact settings agree with col_query_overlap's answer; bad input
+ * gives a status and a message and leaves the world as it was. */
+static void world_query_and_bad_input(void **state)
+{
+    (void)state;
+    const uint64_t seed = 18006;
+    printf("world query: seed %llu\n", (unsigned long long)seed);
+    col_time_critical_def off = col_default_time_critical_def();
+    world_meshes a;
+    world_make(&a, &off, seed);
+    col_time_critical_def d = col_default_time_critical_def();
+    d.p_min = 1.0;
+    d.k_min = INT_MAX;
+    int hits = 0;
+    for (int i = 0; i < a.bodies; i++)
+        for (int j = i + 1; j < a.bodies; j++) {
+            col_pair_estimate e;
+            assert_int_equal(col_body_collide_time_critical(a.w, a.body[i], a.body[j], &d, &e), COL_OK);
+            col_transform pi, pj;
+            assert_int_equal(col_body_get_pose(a.w, a.body[i], &pi), COL_OK);
+            assert_int_equal(col_body_get_pose(a.w, a.body[j], &pj), COL_OK);
+            bool ov = false;
+            assert_int_equal(col_query_overlap(a.w, a.shape[i % 2], pi, a.shape[j % 2], pj, COL_BACKEND_DEFAULT, &ov), COL_OK);
+            assert_true(e.tested && e.exact);
+            assert_int_equal(e.colliding, ov);
+            hits += ov;
+        }
+    printf("  %d of %d pairs colliding\n", hits, a.bodies * (a.bodies - 1) / 2);
+    uint64_t h = col_world_hash(a.w);
+    col_pair_estimate e;
+    col_time_critical_def bad = col_default_time_critical_def();
+    const double bad_p[] = {0.0, 1.5, NAN, -1.0};
+    for (size_t k = 0; k < 4; k++) {
+        bad.p_min = bad_p[k];
+        assert_int_equal(col_body_collide_time_critical(a.w, a.body[0], a.body[1], &bad, &e), COL_ERR_INVALID_ARGUMENT);
+        assert_false(e.tested);
+        assert_non_null(strstr(col_world_last_error(a.w), "p_min"));
+    }
+    bad = col_default_time_critical_def();
+    bad.k_min = 0;
+    assert_int_equal(col_body_collide_time_critical(a.w, a.body[0], a.body[1], &bad, &e), COL_ERR_INVALID_ARGUMENT);
+    bad = col_default_time_critical_def();
+    bad.internal_cookie = 0;
+    assert_int_equal(col_body_collide_time_critical(a.w, a.body[0], a.body[1], &bad, &e), COL_ERR_DEF_UNINITIALIZED);
+    assert_int_equal(col_body_collide_time_critical(a.w, a.body[0], a.body[0], &d, &e), COL_ERR_SAME_BODY);
+    assert_int_equal(col_body_collide_time_critical(a.w, a.body[0], a.body[1], NULL, &e), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_body_collide_time_critical(NULL, a.body[0], a.body[1], &d, &e), COL_ERR_INVALID_ARGUMENT);
+    assert_int_equal(col_pair_get_estimate(a.w, a.body[0], a.body[0], &e), COL_ERR_SAME_BODY);
+    col_shape_id box;
+    assert_int_equal(col_shape_create_box(a.w, col_v3(0.5, 0.5, 0.5), &box), COL_OK);
+    col_body_def bd = col_default_body_def();
+    bd.shape = box;
+    col_body_id bb;
+    assert_int_equal(col_body_create(a.w, &bd, &bb), COL_OK);
+    h = col_world_hash(a.w);
+    assert_int_equal(col_body_collide_time_critical(a.w, a.body[0], bb, &d, &e), COL_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(col_world_last_error(a.w), "not both meshes"));
+    assert_true(col_world_hash(a.w) == h);
+    col_world_destroy(a.w);
+    /* world defs */
+    col_world_def wd = col_default_world_def();
+    col_world *w = NULL;
+    wd.time_critical.enabled = true;
+    wd.time_critical.p_min = NAN;
+    assert_int_equal(col_world_create(&wd, &w), COL_ERR_INVALID_ARGUMENT);
+    assert_null(w);
+    wd = col_default_world_def();
+    wd.time_critical.k_min = 0;
+    assert_int_equal(col_world_create(&wd, &w), COL_ERR_INVALID_ARGUMENT);
+    wd = col_default_world_def();
+    wd.time_critical.frame_budget = -1;
+    assert_int_equal(col_world_create(&wd, &w), COL_ERR_INVALID_ARGUMENT);
+    wd = col_default_world_def();
+    wd.time_critical.frame_budget = NAN;
+    assert_int_equal(col_world_create(&wd, &w), COL_ERR_INVALID_ARGUMENT);
+    wd = col_default_world_def();
+    wd.time_critical.internal_cookie = 0;
+    assert_int_equal(col_world_create(&wd, &w), COL_ERR_DEF_UNINITIALIZED);
+    assert_null(w);
+}
+
 int main(void)
 {
     col_alloc_init(&g_alloc, NULL);
@@ -279,6 +456,7 @@ int main(void)
         cmocka_unit_test(table_matches_closed_form), cmocka_unit_test(table_monotone),
         cmocka_unit_test(traversal_equals_brute_force), cmocka_unit_test(traversal_equals_exact_query),
         cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
+        cmocka_unit_test(world_mode_exact_equals_off), cmocka_unit_test(world_query_and_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
