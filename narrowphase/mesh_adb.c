@@ -49,6 +49,7 @@ typedef struct adb_ctx {
     double M[9], Mabs[9], t[3];
     double slack;
     col_bv_frame bvf; /* the fitted boxes' certified test (narrowphase/mesh_bv_bound.h) */
+    bool bvf_ready;   /* set up on first use */
     int32_t hit_a, hit_b; /* the meeting triangle pair, leaf order */
     uint32_t seq;
     int n;
@@ -106,12 +107,23 @@ static bool separated_aabb(const adb_ctx *x, const col_mesh_node *na, const col_
     return false;
 }
 
+/* the fitted boxes' certified test; its frame is set up on first use (a query the local
+ * boxes decide never pays for it) */
+static bool obb_apart(adb_ctx *x, int32_t ia, int32_t ib)
+{
+    if (!x->bvf_ready) {
+        col_bv_frame_setup(&x->bvf, x->a, x->xa, x->b, x->xb);
+        x->bvf_ready = true;
+    }
+    return col_bv_obb_gap(&x->bvf, &x->a->bvs[ia], &x->b->bvs[ib]) > 0;
+}
+
 /* the local boxes first, then the fitted boxes' certified test where those fail (as the
  * exact traversal does: docs/meshes.md "Bounding volumes measured") */
-static bool separated(const adb_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
+static bool separated(adb_ctx *x, const col_mesh_node *na, const col_mesh_node *nb)
 {
     if (separated_aabb(x, na, nb)) return true;
-    return col_bv_obb_gap(&x->bvf, &x->a->bvs[na - x->a->nodes], &x->b->bvs[nb - x->b->nodes]) > 0;
+    return obb_apart(x, (int32_t)(na - x->a->nodes), (int32_t)(nb - x->b->nodes));
 }
 
 double col_adb_pair_probability(const col_mesh *a, const col_adb_tree *ta, int ia, const col_mesh *b,
@@ -314,7 +326,9 @@ static double depth_factor(int32_t d)
  * decided on the spot). Returns true when that decision found a meeting pair. */
 static bool offer(adb_ctx *x, int32_t ia, int32_t ib, int32_t depth, int *visits)
 {
-    if (separated(x, &x->a->nodes[ia], &x->b->nodes[ib])) return false;
+    /* the local boxes now; the fitted boxes' test, dearer, only when the pair is taken
+     * from the heap (most pairs never are: the query stops first) */
+    if (separated_aabb(x, &x->a->nodes[ia], &x->b->nodes[ib])) return false;
     if (x->n == HEAP_CAP) return dfs_meet(x, ia, ib, visits);
     double p = col_adb_pair_probability(x->a, x->ta, ia, x->b, x->tb, ib, x->M, x->t);
         heap_push(x, p * depth_factor(depth), ia, ib, depth);
@@ -356,7 +370,7 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
         out->probability = 1.0;
         return;
     }
-    col_bv_frame_setup(&x.bvf, a, xa, b, xb);
+    x.bvf_ready = false;
 
     const bool valid = col_adb_params_valid(params);
     const double p_min = valid ? params->p_min : 2.0; /* invalid: never estimate */
@@ -381,6 +395,7 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
         }
         heap_entry e = heap_pop(&x);
         if (visits < INT_MAX) visits++;
+        if (obb_apart(&x, e.ia, e.ib)) continue; /* apart after all */
         const double pe = e.p; /* already scaled by depth_factor */
         if (pe > best) best = pe;
         if (pe >= p_min && ++found >= k_min) {
