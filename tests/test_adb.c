@@ -368,6 +368,53 @@ static void world_mode_exact_equals_off(void **state)
     col_world_destroy(b.w);
 }
 
+/* A frame budget that has run out before the pairs are tested (1e-12 s): the answers may
+ * be estimates, but whatever is flagged exact must be what the mode-off world says. */
+static void world_budget_exact_claims_hold(void **state)
+{
+    (void)state;
+    const uint64_t seed = 18007;
+    printf("world budget: seed %llu\n", (unsigned long long)seed);
+    col_time_critical_def on = col_default_time_critical_def(), off = col_default_time_critical_def();
+    on.enabled = true;
+    on.frame_budget = 1e-12;
+    world_meshes a, b;
+    world_make(&a, &on, seed);
+    world_make(&b, &off, seed);
+    scene_rand_seed(seed + 1);
+    int exact = 0, estimated = 0;
+    for (int f = 0; f < 10; f++) {
+        for (int i = 0; i < a.bodies; i++) {
+            col_transform t = {col_v3(scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5)),
+                               rand_quat()};
+            assert_int_equal(col_body_set_pose(a.w, a.body[i], t), COL_OK);
+            assert_int_equal(col_body_set_pose(b.w, b.body[i], t), COL_OK);
+        }
+        assert_int_equal(col_world_update(a.w), COL_OK);
+        assert_int_equal(col_world_update(b.w), COL_OK);
+        col_pair_events eb = col_world_get_pair_events(b.w);
+        for (int i = 0; i < a.bodies; i++)
+            for (int j = i + 1; j < a.bodies; j++) {
+                col_pair_estimate e;
+                assert_int_equal(col_pair_get_estimate(a.w, a.body[i], a.body[j], &e), COL_OK);
+                if (!e.tested) continue;
+                if (!e.exact) {
+                    estimated++;
+                    continue;
+                }
+                exact++;
+                bool truth = false;
+                for (int k = 0; k < eb.pair_count; k++)
+                    truth |= (eb.pairs[k].a.index1 == b.body[i].index1 && eb.pairs[k].b.index1 == b.body[j].index1) ||
+                             (eb.pairs[k].a.index1 == b.body[j].index1 && eb.pairs[k].b.index1 == b.body[i].index1);
+                assert_int_equal(e.colliding, truth);
+            }
+    }
+    printf("  %d exact and %d estimated answers\n", exact, estimated);
+    col_world_destroy(a.w);
+    col_world_destroy(b.w);
+}
+
 /* The per-query call: exact settings agree with col_query_overlap's answer; bad input
  * gives a status and a message and leaves the world as it was. */
 static void world_query_and_bad_input(void **state)
@@ -456,7 +503,8 @@ int main(void)
         cmocka_unit_test(table_matches_closed_form), cmocka_unit_test(table_monotone),
         cmocka_unit_test(traversal_equals_brute_force), cmocka_unit_test(traversal_equals_exact_query),
         cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
-        cmocka_unit_test(world_mode_exact_equals_off), cmocka_unit_test(world_query_and_bad_input),
+        cmocka_unit_test(world_mode_exact_equals_off), cmocka_unit_test(world_budget_exact_claims_hold),
+        cmocka_unit_test(world_query_and_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
