@@ -17,7 +17,7 @@
 void col_adb_cell_geometry(const double lo[3], const double hi[3], double corner[3], double side[3])
 {
     double ext = 0;
-    for (int k = 0; k < 3; k++) ext = fmax(ext, hi[k] - lo[k]);
+    for (int k = 0; k < 3; k++) ext = hi[k] - lo[k] > ext ? hi[k] - lo[k] : ext;
     double floor_w = ext > 0 ? ext * 1e-3 : 1e-300;
     for (int k = 0; k < 3; k++) {
         double w = hi[k] - lo[k];
