@@ -312,6 +312,19 @@ static void world_make(world_meshes *wm, const col_time_critical_def *tc, uint64
     }
 }
 
+/* One frame of both worlds: every body to the same random pose in each, then an update. */
+static void step_both(world_meshes *a, world_meshes *b)
+{
+    for (int i = 0; i < a->bodies; i++) {
+        col_transform t = {col_v3(scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5)),
+                           rand_quat()};
+        assert_int_equal(col_body_set_pose(a->w, a->body[i], t), COL_OK);
+        assert_int_equal(col_body_set_pose(b->w, b->body[i], t), COL_OK);
+    }
+    assert_int_equal(col_world_update(a->w), COL_OK);
+    assert_int_equal(col_world_update(b->w), COL_OK);
+}
+
 /* The same bodies moved the same way in a world with the mode (p_min 1, k_min INT_MAX:
  * every answer exact) and one without: equal pair lists every frame, and every tested
  * pair's estimate flagged exact. */
@@ -335,14 +348,7 @@ static void world_mode_exact_equals_off(void **state)
     scene_rand_seed(seed + 1);
     int total = 0, tested = 0;
     for (int f = 0; f < 20; f++) {
-        for (int i = 0; i < a.bodies; i++) {
-            col_transform t = {col_v3(scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5)),
-                               rand_quat()};
-            assert_int_equal(col_body_set_pose(a.w, a.body[i], t), COL_OK);
-            assert_int_equal(col_body_set_pose(b.w, b.body[i], t), COL_OK);
-        }
-        assert_int_equal(col_world_update(a.w), COL_OK);
-        assert_int_equal(col_world_update(b.w), COL_OK);
+        step_both(&a, &b);
         col_pair_events ea = col_world_get_pair_events(a.w), eb = col_world_get_pair_events(b.w);
         assert_int_equal(ea.pair_count, eb.pair_count);
         for (int k = 0; k < ea.pair_count; k++) {
@@ -384,14 +390,7 @@ static void world_budget_exact_claims_hold(void **state)
     scene_rand_seed(seed + 1);
     int exact = 0, estimated = 0;
     for (int f = 0; f < 10; f++) {
-        for (int i = 0; i < a.bodies; i++) {
-            col_transform t = {col_v3(scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5), scene_rand_range(-1.5, 1.5)),
-                               rand_quat()};
-            assert_int_equal(col_body_set_pose(a.w, a.body[i], t), COL_OK);
-            assert_int_equal(col_body_set_pose(b.w, b.body[i], t), COL_OK);
-        }
-        assert_int_equal(col_world_update(a.w), COL_OK);
-        assert_int_equal(col_world_update(b.w), COL_OK);
+        step_both(&a, &b);
         col_pair_events eb = col_world_get_pair_events(b.w);
         for (int i = 0; i < a.bodies; i++)
             for (int j = i + 1; j < a.bodies; j++) {
