@@ -7,7 +7,7 @@
  *                 [--frames N] [--dump-pairs FILE] [--brute] [--name NAME]
  *                 [--schedule every|ttc] [--margin X] [--declared-speeds] [--record FILE] [--csv FILE]
  *                 [--static still|none] [--ccd] [--dump-toi FILE] [--rays N]
- *                 [--dump-rays FILE]
+ *                 [--dump-rays FILE] [--time-critical PMIN,KMIN]
  *   colibri-bench --topology [--threads N]
  *   colibri-bench --list-backends
  *
@@ -27,6 +27,9 @@
  * reports the discrete pairs. With --brute: col_toi on every pair i < j instead.
  * --dump-toi FILE: with --ccd, 'f i j s' per reported pair (s with %.17g) in the pair dump's
  * order.
+ * --time-critical PMIN,KMIN: the world's time-critical mode (col_world_def.time_critical,
+ * docs/adb.md) for every mesh-mesh pair the world tests: ADB-tree estimates, which may be
+ * wrong, so the pair hash is not the exact one (pairs of two static bodies stay exact).
  * --csv FILE: one row per frame (frame, ms, pairs, narrow_calls) after a header row.
  * A run longer than a few seconds says on stderr, at most every 2 s, which frame it is at
  * and about how long it has left (frame_log.h); stdout carries only the report line.
@@ -84,6 +87,8 @@ typedef struct options {
     bool no_static;           /* --static none: still bodies are moving bodies like the others */
     int rays;                 /* --rays N: N rays cast after each frame (bench_rays.h); 0: none */
     const char *rays_dump;    /* --dump-rays FILE: 'f k body t' per ray; NULL: none */
+    double tc_p;              /* --time-critical PMIN,KMIN (docs/adb.md); tc_k 0: off */
+    int tc_k;
 } options;
 
 typedef struct scene_pair {
@@ -121,7 +126,7 @@ static void usage(FILE *out)
             "                     [--frames N] [--schedule every|ttc] [--margin X] [--declared-speeds]\n"
             "                     [--dump-pairs FILE] [--csv FILE] [--brute] [--name NAME] [--record FILE]\n"
             "                     [--static still|none] [--ccd] [--dump-toi FILE] [--rays N]\n"
-            "                     [--dump-rays FILE]\n"
+            "                     [--dump-rays FILE] [--time-critical PMIN,KMIN]\n"
             "       " PROG " --topology [--threads N]\n"
             "       " PROG " --list-backends\n"
             "  --backend NAME   narrow phase: 'default' or one of col_backend_name()\n"
@@ -130,7 +135,8 @@ static void usage(FILE *out)
             "  --frames N       run only the first N frames (N >= 1)\n"
             "  --dump-pairs F   write 'f i j' per colliding pair to F\n"
             "  --csv F          write 'frame,ms,pairs,narrow_calls' per frame to F (a header first)\n"
-            "  --brute          col_query_overlap on all pairs instead of the world\n"
+            "  --brute          col_query_overlap on all pairs instead of the world\n"            "  --time-critical P,K  mesh-mesh pairs by the ADB-tree estimate (docs/adb.md): p_min P,\n"
+            "                   k_min K (col_world_def.time_critical); answers may be wrong\n"
             "  --name NAME      scene name in the report (default: file name)\n"
             "  --schedule S     'ttc' (default): separated pairs sleep on the time-to-collision\n"
             "                   queue; 'every': every moved pair is tested at every frame\n"
@@ -212,7 +218,8 @@ static int parse_options(int argc, char **argv, options *o)
         /* The remaining options take a value: "--opt VALUE" or "--opt=VALUE". */
         static const char *const valued[] = {"--backend", "--threads", "--frames",
                                              "--dump-pairs", "--name", "--pin", "--schedule", "--margin",
-                                             "--record", "--csv", "--static", "--dump-toi", "--rays", "--dump-rays"};
+                                             "--record", "--csv", "--static", "--dump-toi", "--rays", "--dump-rays",
+                                             "--time-critical"};
         int which = -1;
         const char *value = NULL;
         for (int t = 0; t < (int)(sizeof valued / sizeof valued[0]); t++) {
@@ -302,6 +309,23 @@ static int parse_options(int argc, char **argv, options *o)
         case 13:
             o->rays_dump = value;
             break;
+        case 14: {
+            char *end = NULL;
+            o->tc_p = strtod(value, &end);
+            long k = 0;
+            if (end != value && *end == ',') {
+                char *e2 = NULL;
+                k = strtol(end + 1, &e2, 10);
+                if (e2 == end + 1 || *e2 != '\0') k = 0;
+            }
+            if (!(o->tc_p > 0 && o->tc_p <= 1) || k < 1 || k > INT_MAX) {
+                fprintf(stderr, PROG ": --time-critical wants PMIN,KMIN with PMIN in (0, 1] and KMIN >= 1, not '%s'\n",
+                        value);
+                return 2;
+            }
+            o->tc_k = (int)k;
+            break;
+        }
         default:
             o->name = value;
             break;
@@ -317,6 +341,10 @@ static int parse_options(int argc, char **argv, options *o)
     }
     if (o->rays_dump && o->rays == 0) {
         fprintf(stderr, PROG ": --dump-rays needs --rays N\n");
+        return 2;
+    }
+    if (o->brute && o->tc_k > 0) {
+        fprintf(stderr, PROG ": --time-critical is a world mode: it does not go with --brute\n");
         return 2;
     }
     if (o->brute && o->record_path) {
@@ -449,6 +477,11 @@ static bool setup_world(const bench_scene *sc, const options *o, col_backend bac
     def.backend = backend;
     def.schedule = o->schedule_every ? COL_SCHEDULE_EVERY : COL_SCHEDULE_TTC;
     if (o->margin >= 0) def.broadphase_margin = o->margin;
+    if (o->tc_k > 0) {
+        def.time_critical.enabled = true;
+        def.time_critical.p_min = o->tc_p;
+        def.time_critical.k_min = o->tc_k;
+    }
     if (o->threads >= 0)
         def.worker_count = o->threads;
     if (o->pin >= 0)

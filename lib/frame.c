@@ -26,6 +26,7 @@
 #include "lib/interframe.h"
 #include "lib/schedule.h"
 #include "lib/shape_pair.h"
+#include "lib/time_critical.h"
 #include "narrowphase/mesh_collide.h"
 #include "lib/world.h"
 
@@ -104,6 +105,7 @@ typedef struct frame_ctx {
     const int *fresh; /* the second pass's records (slots taken this frame), in order */
     uint64_t frame;
     bool ttc; /* COL_SCHEDULE_TTC: separated pairs may sleep */
+    double tc_deadline; /* the time-critical mode's frame budget ends (0: none; docs/adb.md) */
 } frame_ctx;
 
 /* Step 1, items [begin, end) of the dirty list: each body's pose, box and move frame are
@@ -186,8 +188,11 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
         col_np_result res;
         /* Hull pairs, the common case, straight to the backend (lib/shape_pair.h says the
          * same; measured: the general path cost cw500 5 % a frame). */
+        slot->estimated = 0;
         if (hulls)
             col_np_query(be, cache, ha, ra->np_data, &A->xf, hb, rb->np_data, &B->xf, &worker->scratch, &res);
+        else if (mesh && col_time_critical_applies(w, ra, rb))
+            col_time_critical_test(w, ra, &A->xf, rb, &B->xf, f->tc_deadline, cache, &res, slot);
         else
             col_shape_pair_query(be, mesh ? cache : NULL, ra->geom, &A->xf, rb->geom, &B->xf, &worker->scratch, &res);
         slot->colliding = res.colliding ? 1 : 0;
@@ -424,6 +429,8 @@ col_status col_world_update(col_world *world)
     col_world_begin_call(w);
     uint64_t calls_before = w->alloc.calls;
     frame_ctx fc = {.w = w, .frame = w->frame + 1, .ttc = w->def.schedule == COL_SCHEDULE_TTC};
+    if (w->def.time_critical.enabled && w->def.time_critical.frame_budget > 0)
+        fc.tc_deadline = col_time_critical_now() + w->def.time_critical.frame_budget;
 
     refresh_bounds(w, &fc); /* 1 */
     if (col_sap_update(w->sap, on_pair_removed, w) != 0) /* 2 */

@@ -19,6 +19,9 @@ typedef struct col_pair_slot {
     uint64_t seen_frame;   /* last frame it was a candidate (its tight boxes overlapped) */
     uint8_t colliding;     /* that answer */
     uint8_t asleep;        /* certified separated until wake_frame: not tested before */
+    uint8_t estimated;     /* the time-critical mode's answer at tested_frame: 1 estimated,
+                              2 exact, 0 not tested in that mode (docs/adb.md) */
+    float probability;     /* its probability (the header stays 32 bytes) */
 } col_pair_slot;
 
 #define COL_PAIR_SLOT_HEADER ((sizeof(col_pair_slot) + 15) & ~(size_t)15)

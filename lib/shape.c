@@ -7,6 +7,7 @@
 #include "lib/core/geometry.h"
 #include "lib/geometry_data.h"
 #include "lib/shape_pair.h"
+#include "lib/time_critical.h"
 #include "lib/world.h"
 
 static col_status grow_shapes(col_world *w)
@@ -47,6 +48,13 @@ static col_status adopt(col_world *world, col_geometry *g, col_shape_id *out, co
     if (r->is_hull) {
         r->hull = g->pieces[0].hull;
         r->np_data = g->pieces[0].np_data[world->np_slot];
+    }
+    /* the time-critical mode's counts (docs/adb.md), before the id is handed out */
+    if (world->def.time_critical.enabled && col_time_critical_prepare(world, r) != COL_OK) {
+        col_geom_free(g);
+        r->geom = NULL;
+        col_id_pool_free(&world->shape_ids, slot, false);
+        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
     }
     world->shape_counts_max = counts;
     *out = col_world_shape_id(world, (uint32_t)slot);
@@ -189,6 +197,7 @@ col_status col_shape_destroy(col_world *world, col_shape_id shape)
     if (r->body_count > 0)
         return col_world_fail(world, COL_ERR_SHAPE_IN_USE, "col_shape_destroy: %d bodies still use shape %u", r->body_count,
                               shape.index1);
+    col_adb_tree_free(&world->alloc, &r->adb);
     col_geom_free(r->geom);
     r->geom = NULL;
     col_id_pool_free(&world->shape_ids, (int)shape.index1 - 1, false);
@@ -220,6 +229,7 @@ col_status col_shape_get_info(const col_world *world, col_shape_id shape, col_sh
     const col_shape_rec *r = &world->shapes[shape.index1 - 1];
     col_geometry_get_info(r->geom, out);
     out->body_count = r->body_count;
+    out->adb_bytes = r->adb.cells != NULL ? col_adb_tree_bytes(&r->adb) : 0;
     return COL_OK;
 }
 

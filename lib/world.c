@@ -13,6 +13,7 @@
 #include "lib/continuous.h"
 #include "lib/interframe.h"
 #include "lib/query_tree.h"
+#include "lib/time_critical.h"
 #include "narrowphase/mesh_collide.h"
 #include "lib/core/fnv.h"
 #include "lib/geometry_data.h"
@@ -28,8 +29,22 @@ col_world_def col_default_world_def(void)
     def.body_capacity = 0;
     def.quaternion_tolerance = 1e-6;
     def.broadphase_margin = 0.0;
+    def.time_critical = col_default_time_critical_def();
     def.internal_cookie = COL_DEF_COOKIE;
     return def;
+}
+
+col_time_critical_def col_default_time_critical_def(void)
+{
+    col_time_critical_def d;
+    memset(&d, 0, sizeof d);
+    d.enabled = false;
+    d.p_min = 0.99;
+    d.k_min = 10;
+    d.frame_budget = 0.0;
+    d.max_node_pairs = 0;
+    d.internal_cookie = COL_DEF_COOKIE;
+    return d;
 }
 
 col_status col_world_fail(const col_world *world, col_status status, const char *fmt, ...)
@@ -88,6 +103,9 @@ col_status col_world_create(const col_world_def *def, col_world **out)
         !(def->quaternion_tolerance >= 0 && def->quaternion_tolerance < 0.5) ||
         !(def->broadphase_margin >= 0 && def->broadphase_margin <= 10))
         return COL_ERR_INVALID_ARGUMENT;
+    /* the time-critical mode's fields are checked whether it is on or not (docs/adb.md) */
+    if (def->time_critical.internal_cookie != COL_DEF_COOKIE) return COL_ERR_DEF_UNINITIALIZED;
+    if (!col_time_critical_def_valid(&def->time_critical, true)) return COL_ERR_INVALID_ARGUMENT;
     /* Workers: the count, the task callbacks (both or neither) and the pinning policy. */
     if (def->worker_count > COL_MAX_WORKERS || (def->enqueue_task == NULL) != (def->finish_task == NULL) ||
         (def->pinning != COL_PIN_CORES && def->pinning != COL_PIN_NONE && def->pinning != COL_PIN_CPUS) ||
@@ -147,6 +165,7 @@ void col_world_destroy(col_world *world)
     if (w->sap != NULL) col_sap_destroy(w->sap);
     for (int s = 0; s < w->shape_ids.high_water; s++)
         if (w->shape_ids.live[s]) {
+            col_adb_tree_free(&w->alloc, &w->shapes[s].adb);
             col_geom_free(w->shapes[s].geom);
         }
     col_free_bytes(&w->alloc, w->shapes, (size_t)w->shape_cap * sizeof(col_shape_rec));

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "colibri/colibri.h"
+#include "lib/core/adb_tree.h"
 #include "lib/core/alloc.h"
 #include "lib/core/arena.h"
 #include "lib/core/geometry.h"
@@ -44,6 +45,9 @@ typedef struct col_shape_rec {
     col_hull hull;        /* ... and this a shallow copy of it (its arrays are geom's) */
     const void *np_data;  /* that piece's data for the world's backend, or NULL */
     int body_count;
+    col_adb_tree adb;     /* MESH: the ADB counts (docs/adb.md), built at creation in the
+                             time-critical mode, or by col_body_collide_time_critical;
+                             cells NULL until then */
 } col_shape_rec;
 
 typedef struct col_body_rec {

@@ -243,6 +243,7 @@ static bool takes_mutable_world(const char *call)
         "col_body_create",        "col_body_destroy",        "col_body_set_pose",     "col_body_set_poses",
         "col_body_set_poses_fn",  "col_body_set_max_speeds", "col_pair_set_enabled",  "col_recorder_open",
         "col_recorder_frame",     "col_shape_create_mesh",   "col_world_prepare_queries",
+        "col_body_collide_time_critical",
     };
     size_t n = strcspn(call, "( ");
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
@@ -2011,6 +2012,104 @@ static void distance_degenerate(fx *f)
     in = (col_distance_input){f->box, f->box, at(0, 0, 0), at(2, 0, 0)}; /* faces touching */
     EXPECT(f, COL_OK, col_distance(f->w, &in, NULL, &out));
     assert_true(out.outcome != COL_DISTANCE_SEPARATED && out.distance == 0.0);
+}
+
+/* ---- the time-critical mode (docs/adb.md) ---- */
+
+static void pair_estimate_null(fx *f)
+{
+    col_pair_estimate e;
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_pair_get_estimate(NULL, f->a, f->b, &e));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_pair_get_estimate(f->w, f->a, f->b, NULL));
+}
+
+static void pair_estimate_id(fx *f)
+{
+    col_pair_estimate e;
+    for (int k = 0; k < f->nbad_body; k++) {
+        EXPECT(f, COL_ERR_STALE_ID, col_pair_get_estimate(f->w, f->bad_body[k], f->b, &e));
+        EXPECT(f, COL_ERR_STALE_ID, col_pair_get_estimate(f->w, f->a, f->bad_body[k], &e));
+    }
+}
+
+static void pair_estimate_other(fx *f)
+{
+    col_pair_estimate e;
+    EXPECT(f, COL_ERR_SAME_BODY, col_pair_get_estimate(f->w, f->a, f->a, &e));
+    /* the mode is off in this world: a pair is never tested in it */
+    EXPECT(f, COL_OK, col_pair_get_estimate(f->w, f->a, f->b, &e));
+    HOLDS(f, !e.tested);
+}
+
+/* col_body_collide_time_critical on hull bodies a, b with these settings: want, and no
+ * estimate written */
+static void tc_expect(fx *f, col_status want, double p_min, int k_min, int max_pairs)
+{
+    col_time_critical_def d = col_default_time_critical_def();
+    d.p_min = p_min;
+    d.k_min = k_min;
+    d.max_node_pairs = max_pairs;
+    col_pair_estimate e;
+    EXPECT(f, want, col_body_collide_time_critical(f->w, f->a, f->b, &d, &e));
+    HOLDS(f, !e.tested);
+}
+
+static void tc_nan(fx *f) { tc_expect(f, COL_ERR_INVALID_ARGUMENT, NAN, 10, 0); }
+static void tc_inf(fx *f)
+{
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, INFINITY, 10, 0);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, -INFINITY, 10, 0);
+}
+static void tc_huge(fx *f)
+{
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, 1e300, 10, 0);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, -1e300, 10, 0);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, 1.0 + 0x1p-52, 10, 0); /* just above 1 */
+}
+static void tc_tiny(fx *f)
+{
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, 0.0, 10, 0);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, -0.0, 10, 0);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, -DBL_MIN, 10, 0);
+    /* a valid tiny p_min: the bodies (hulls) are then refused, not the number */
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, DBL_TRUE_MIN, 10, 0);
+    HOLDS(f, strstr(col_world_last_error(f->w), "not both meshes") != NULL);
+}
+static void tc_count(fx *f)
+{
+    const int bad[] = {0, -1, INT_MIN};
+    for (int k = 0; k < 3; k++) tc_expect(f, COL_ERR_INVALID_ARGUMENT, 0.99, bad[k], 0);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, 0.99, 10, -1);
+    tc_expect(f, COL_ERR_INVALID_ARGUMENT, 0.99, 10, INT_MIN);
+}
+static void tc_null(fx *f)
+{
+    col_time_critical_def d = col_default_time_critical_def();
+    col_pair_estimate e;
+    EXPECT_NOWORLD(f, COL_ERR_INVALID_ARGUMENT, col_body_collide_time_critical(NULL, f->a, f->b, &d, &e));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_body_collide_time_critical(f->w, f->a, f->b, NULL, &e));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_body_collide_time_critical(f->w, f->a, f->b, &d, NULL));
+}
+static void tc_id(fx *f)
+{
+    col_time_critical_def d = col_default_time_critical_def();
+    col_pair_estimate e;
+    for (int k = 0; k < f->nbad_body; k++) {
+        EXPECT(f, COL_ERR_STALE_ID, col_body_collide_time_critical(f->w, f->bad_body[k], f->b, &d, &e));
+        EXPECT(f, COL_ERR_STALE_ID, col_body_collide_time_critical(f->w, f->a, f->bad_body[k], &d, &e));
+    }
+}
+static void tc_other(fx *f)
+{
+    col_time_critical_def d = col_default_time_critical_def();
+    col_pair_estimate e;
+    EXPECT(f, COL_ERR_SAME_BODY, col_body_collide_time_critical(f->w, f->a, f->a, &d, &e));
+    EXPECT(f, COL_ERR_INVALID_ARGUMENT, col_body_collide_time_critical(f->w, f->a, f->b, &d, &e)); /* hulls */
+    d.internal_cookie = 0;
+    EXPECT(f, COL_ERR_DEF_UNINITIALIZED, col_body_collide_time_critical(f->w, f->a, f->b, &d, &e));
+    col_time_critical_def z;
+    memset(&z, 0, sizeof z);
+    EXPECT(f, COL_ERR_DEF_UNINITIALIZED, col_body_collide_time_critical(f->w, f->a, f->b, &z, &e));
 }
 
 static void body_distance_null(fx *f)
@@ -4468,6 +4567,20 @@ static const cell cells[] = {
     T(col_body_get_user_data, C_NULL, user_data_null),
     T(col_body_get_user_data, C_ID, user_data_id),
     NA_ALL_BUT(col_body_get_user_data, "takes the world and an id only"),
+    T(col_pair_get_estimate, C_NULL, pair_estimate_null),
+    T(col_pair_get_estimate, C_ID, pair_estimate_id),
+    T(col_pair_get_estimate, C_OTHER, pair_estimate_other),
+    NA_ALL_BUT(col_pair_get_estimate, "takes the world, two ids and an output"),
+    NA_ALL_BUT(col_default_time_critical_def, NA_NOARG),
+    T(col_body_collide_time_critical, C_NAN, tc_nan),
+    T(col_body_collide_time_critical, C_INF, tc_inf),
+    T(col_body_collide_time_critical, C_HUGE, tc_huge),
+    T(col_body_collide_time_critical, C_TINY, tc_tiny),
+    T(col_body_collide_time_critical, C_COUNT, tc_count),
+    T(col_body_collide_time_critical, C_NULL, tc_null),
+    T(col_body_collide_time_critical, C_ID, tc_id),
+    NA(col_body_collide_time_critical, C_DEGEN, "meshes only; a mesh's degenerate triangles are decided exactly (test_adb)"),
+    T(col_body_collide_time_critical, C_OTHER, tc_other),
     T(col_pair_set_enabled, C_NULL, pair_enabled_null),
     T(col_pair_set_enabled, C_ID, pair_enabled_id),
     T(col_pair_set_enabled, C_OTHER, pair_enabled_other),
@@ -4797,8 +4910,8 @@ static const cell cells[] = {
 /* The public functions in the order of their headers (tests/bad_input_doc.sh checks
  * this list against include/colibri/). */
 static const char *const entries[] = {
-    "col_status_string", "col_backend_name", "col_default_world_def", "col_world_create", "col_world_destroy",
-    "col_world_update", "col_world_get_pair_events", "col_world_get_counters", "col_world_last_error",
+    "col_status_string", "col_backend_name", "col_default_world_def", "col_default_time_critical_def", "col_world_create", "col_world_destroy",
+    "col_world_update", "col_pair_get_estimate", "col_world_get_pair_events", "col_world_get_counters", "col_world_last_error",
     "col_world_hash", "col_shape_create_convex", "col_shape_create", "col_shape_create_box", "col_shape_create_sphere",
     "col_shape_create_capsule", "col_shape_create_mesh", "col_shape_create_compound", "col_shape_get_geometry", "col_shape_destroy",
     "col_shape_is_valid", "col_shape_get_info",
@@ -4807,7 +4920,7 @@ static const char *const entries[] = {
     "col_body_set_max_speeds", "col_body_get_max_speeds", "col_body_get_user_data", "col_pair_set_enabled",
     "col_pair_is_enabled", "col_body_id_is_null", "col_shape_id_is_null", "col_body_id_equals",
     "col_shape_id_equals", "col_query_scratch_create", "col_query_scratch_destroy", "col_query_scratch_last_error",
-    "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_distance",
+    "col_geometry_overlap", "col_query_overlap", "col_query_interframe", "col_distance", "col_body_collide_time_critical", "col_body_distance",
     "col_contact", "col_body_contact", "col_geometry_distance", "col_geometry_contact", "col_geometry_toi", "col_toi", "col_geometry_create_hull",
     "col_geometry_create_box", "col_geometry_create_sphere", "col_geometry_create_capsule",
     "col_geometry_create_compound", "col_default_mesh_def", "col_geometry_create_mesh", "col_geometry_clone",

@@ -33,6 +33,10 @@ COL_API const char *col_backend_name(col_backend backend);
 /* Defaults: malloc/free, the default backend, quaternion tolerance 1e-6. */
 COL_API col_world_def col_default_world_def(void);
 
+/* The time-critical mode's defaults (types.h col_time_critical_def): off, p_min 0.99,
+ * k_min 10, no budgets. */
+COL_API col_time_critical_def col_default_time_critical_def(void);
+
 /* Creates a world and starts its worker threads (col_world_def.worker_count; none with
  * one worker or with the app's task system). *out receives it (NULL on error). Errors:
  * INVALID_ARGUMENT, DEF_UNINITIALIZED, OUT_OF_MEMORY (also: a thread could not start). */
@@ -49,6 +53,13 @@ COL_API void col_world_destroy(col_world *world);
  * Errors: INVALID_ARGUMENT (NULL world), OUT_OF_MEMORY (the previous frame's results are
  * kept and the update can be retried). */
 COL_API col_status col_world_update(col_world *world);
+
+/* What the time-critical mode (col_world_def.time_critical) said at the last update
+ * about the pair of bodies a and b (either order): out->tested is false for a pair it did
+ * not test then (not two meshes, boxes apart, asleep, the mode off). Errors:
+ * INVALID_ARGUMENT (NULL), STALE_ID, SAME_BODY; on error *out is zeroed. */
+COL_API col_status col_pair_get_estimate(const col_world *world, col_body_id a, col_body_id b,
+                                         col_pair_estimate *out);
 
 /* The results of the last update (zeros before the first). See col_pair_events. */
 COL_API col_pair_events col_world_get_pair_events(const col_world *world);

@@ -132,6 +132,16 @@ typedef struct col_distance_output {
 COL_API col_status col_distance(const col_world *world, const col_distance_input *input,
                                 col_distance_cache *cache, col_distance_output *out);
 
+/* Time-critical collision of two mesh bodies at the poses last set (docs/adb.md): the
+ * ADB-tree traversal with def's p_min, k_min and max_node_pairs (def->enabled and
+ * def->frame_budget are ignored: no budget in seconds here, so the answer is
+ * deterministic). Builds the shapes' ADB data on first use (1 byte a node, kept).
+ * Errors: INVALID_ARGUMENT (NULL, a body that is not a mesh, p_min outside (0, 1] or
+ * NaN, k_min < 1, max_node_pairs < 0), DEF_UNINITIALIZED, STALE_ID, SAME_BODY,
+ * OUT_OF_MEMORY; on error *out is zeroed and the world is unchanged. */
+COL_API col_status col_body_collide_time_critical(col_world *world, col_body_id a, col_body_id b,
+                                                  const col_time_critical_def *def, col_pair_estimate *out);
+
 /* The same for two bodies at the poses last set (col_body_set_pose or creation).
  * Errors: INVALID_ARGUMENT, STALE_ID, SAME_BODY, OUT_OF_MEMORY. */
 COL_API col_status col_body_distance(const col_world *world, col_body_id a, col_body_id b,

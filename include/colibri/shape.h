@@ -140,6 +140,8 @@ typedef struct col_shape_info {
     int triangle_count;      /* MESH: triangles (vertex_count: its vertices); else 0 */
     size_t memory_bytes;     /* bytes the geometry holds (MESH: vertices, triangles and
                                 hierarchy; divide by triangle_count for the per-triangle cost) */
+    size_t adb_bytes;        /* world MESH shapes with ADB data (the time-critical mode,
+                                docs/adb.md): its bytes, 1 a hierarchy node; else 0 */
 } col_shape_info;
 
 /* Errors: INVALID_ARGUMENT (NULL). */

@@ -80,6 +80,39 @@ typedef enum col_schedule {
  * world's own thread pool (created with the world, joined when it is destroyed) or the
  * app's task system (enqueue_task and finish_task both set). Results are identical for
  * every worker count. */
+/* The time-critical mode for pairs of two meshes (docs/adb.md; Klein & Zachmann,
+ * "ADB-Trees", VMV 2003): instead of the exact traversal, node pairs are visited most
+ * probable first and the pair is reported colliding once k_min node pairs reach the
+ * probability p_min, or when a budget runs out, without proof: an ESTIMATE, which can be
+ * wrong (docs/adb.md measures how often). A triangle pair found meeting, or a traversal
+ * that runs to its end, gives an exact answer as usual. Off by default: then nothing
+ * changes. Each mesh shape gets 1 byte a node of extra data (col_shape_info.adb_bytes).
+ * Fill with col_default_time_critical_def(). Estimated-apart and exact-apart mesh pairs
+ * in this mode are tested again every update (the traversal certifies no gap to sleep on). */
+typedef struct col_time_critical_def {
+    bool enabled;          /* default false: every answer exact */
+    double p_min;          /* in (0, 1]; default 0.99 */
+    int k_min;             /* >= 1; default 10 */
+    double frame_budget;   /* seconds of the monotonic clock per col_world_update for all
+                              its time-critical pairs (a pair started after it ran out
+                              stops after its first node pair); 0: none (default). With a
+                              budget the answers depend on timing; without one they are
+                              deterministic */
+    int max_node_pairs;    /* per pair query; 0: no limit (default) */
+    int internal_cookie;   /* set by col_default_time_critical_def(); do not touch */
+} col_time_critical_def;
+
+/* What the time-critical mode said about one mesh pair. */
+typedef struct col_pair_estimate {
+    bool tested;           /* col_pair_get_estimate: the pair was tested in the time-critical
+                              mode at the last update (a mesh-mesh pair whose boxes met) */
+    bool colliding;
+    bool exact;            /* proven (a triangle pair met, or every node pair was decided) */
+    double probability;    /* exact: 1 or 0; else the largest node-pair probability seen */
+    int node_pairs;        /* node pairs visited (col_body_collide_time_critical; 0 from
+                              col_pair_get_estimate, which keeps no count per pair) */
+} col_pair_estimate;
+
 typedef struct col_world_def {
     col_allocator allocator;      /* zero: malloc/free */
     col_backend backend;          /* narrow phase used by col_world_update */
@@ -102,6 +135,7 @@ typedef struct col_world_def {
                                      In [0, 10]; default 0 */
     bool report_interframe;       /* also report the pairs that may have touched BETWEEN
                                      updates (col_pair_events.interframe); default false */
+    col_time_critical_def time_critical; /* estimated mesh-mesh answers (above); default off */
     int internal_cookie;          /* set by col_default_world_def(); do not touch */
 } col_world_def;
 
