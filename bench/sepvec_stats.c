@@ -9,6 +9,8 @@
  *       fallbacks, ns per query warm (cache kept) and cold (cache reset every query).
  *   sepvec-stats support [--seed S]              ns per support query by method and
  *       vertex count (the crossovers of COL_SUPPORT_SCAN_MAX and the DK hierarchy).
+ *   sepvec-stats sizes [--seed S]                bytes of the pair cache, the scratch and the
+ *       shape data (docs/sepvec.md, "What lives where").
  *   sepvec-stats near [--seed S] [--pairs N]     how the search ends as a function of the
  *       gap (both signs): reflections only, Hornus steps, reference fallbacks.
  *   sepvec-stats scene FILE [--frames N]         replays a benchmark scene: every pair of
@@ -546,6 +548,31 @@ static void run_scene(const char *path, int frames)
     bench_scene_free(&sc);
 }
 
+/* ---- sizes: what lives where (docs/sepvec.md) ---- */
+
+static void run_sizes(uint64_t seed)
+{
+    static const int sizes[] = {8, 16, 17, 40, 100, 1000, 4000};
+    printf("### Memory: the pair cache, the per-worker scratch and the shape data\n\n`%s`\n\n", g_cmd);
+    printf("Ellipsoid hulls, seed %llu. Scratch: sepvec's own part (the reference fallback's need is added to "
+           "it, backend.h's scratch rule).\n\n",
+           (unsigned long long)seed);
+    printf("| vertices | pair cache bytes | sepvec's own scratch bytes | shape data bytes | shape data bytes per vertex |\n");
+    printf("|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        scene_rand_seed(seed + i);
+        shape sh;
+        if (make_shape(&sh, SCENE_ELLIPSOID, sizes[i], COL_SUPPORT_DEFAULT) != 0) continue;
+        col_np_counts c = col_np_counts_of(&sh.hull);
+        size_t own = col_np_sepvec.scratch_need(c, c) - col_np_reference.scratch_need(c, c);
+        size_t data = col_np_sepvec.shape_data_bytes(&sh.hull);
+        printf("| %d | %zu | %zu | %zu | %.1f |\n", sh.hull.vertex_count, col_np_sepvec.cache_size, own, data,
+               (double)data / sh.hull.vertex_count);
+        free_shape(&sh);
+    }
+    printf("\n");
+}
+
 /* ---- cw: Chung & Wang's own set-up, against the closest-feature (V-Clip) backend ---- */
 
 /* A pair's two caches in the replay: sepvec's first, then voronoi's. */
@@ -704,7 +731,7 @@ int main(int argc, char **argv)
         l += (size_t)snprintf(cmd + l, sizeof cmd - l, "%s%s", i ? " " : "", i == 0 ? "build/bench/sepvec-stats" : argv[i]);
     g_cmd = cmd;
     if (argc < 2) {
-        fprintf(stderr, "usage: sepvec-stats paper|support|near|scene FILE...|cw FILE... [--seed S] [--passes N] [--pairs N] [--frames N]\n");
+        fprintf(stderr, "usage: sepvec-stats paper|support|sizes|near|scene FILE...|cw FILE... [--seed S] [--passes N] [--pairs N] [--frames N]\n");
         return 2;
     }
     uint64_t seed = 1;
@@ -725,6 +752,7 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "paper")) run_paper(seed, passes);
     else if (!strcmp(argv[1], "support")) run_support(seed);
+    else if (!strcmp(argv[1], "sizes")) run_sizes(seed);
     else if (!strcmp(argv[1], "near")) run_near(seed, pairs);
     else if (!strcmp(argv[1], "cw")) {
         printf("### Chung & Wang's set-up: sepvec against the closest-feature backend (voronoi)\n\n`%s`\n\n", g_cmd);
