@@ -426,12 +426,14 @@ typedef struct item {
     int a, b, warm;
 } item;
 
-/* Collects a frame's overlapping pairs with their caches (stats_replay_frame). */
+/* Collects a frame's overlapping pairs with their caches (stats_replay_frame): sepvec's
+ * cache first, and with vor_off > 0 the voronoi backend's at that offset (the cw mode). */
 typedef struct frame_pairs {
     stats_replay *replay;
     const shape *sh;
     item *list;
     long n, cap;
+    size_t vor_off;
 } frame_pairs;
 
 static void add_pair(int a, int b, void *ctx)
@@ -441,7 +443,11 @@ static void add_pair(int a, int b, void *ctx)
     unsigned char *c = stats_pair_cache(fp->replay, a, b, &warm);
     if (c == NULL) return; /* table full: skip (never at our sizes) */
     const bench_body *bodies = fp->replay->sc->bodies;
-    if (!warm) col_np_sepvec.cache_init(c, &fp->sh[bodies[a].shape].hull, &fp->sh[bodies[b].shape].hull);
+    const col_hull *ha = &fp->sh[bodies[a].shape].hull, *hb = &fp->sh[bodies[b].shape].hull;
+    if (!warm) {
+        col_np_sepvec.cache_init(c, ha, hb);
+        if (fp->vor_off > 0) col_np_voronoi.cache_init(c + fp->vor_off, ha, hb);
+    }
     if (fp->n >= fp->cap) return;
     fp->list[fp->n++] = (item){c, a, b, warm};
 }
@@ -481,7 +487,7 @@ static void run_scene(const char *path, int frames)
     item *list = malloc(sizeof *list * (size_t)list_cap);
     cache_copy *copies = aligned_alloc(16, sizeof *copies * (size_t)list_cap);
     for (int f = 0; f < frames; f++) {
-        frame_pairs fp = {&rp, sh, list, 0, list_cap};
+        frame_pairs fp = {&rp, sh, list, 0, list_cap, 0};
         stats_replay_frame(&rp, f, add_pair, &fp);
         long npairs = fp.n;
         double fw = 0.0, fc = 0.0;
@@ -579,37 +585,9 @@ static void run_sizes(uint64_t seed)
 /* A pair's two caches in the replay: sepvec's first, then voronoi's. */
 #define CW_SV_BYTES 128
 
-typedef struct cw_item {
-    unsigned char *cache;
-    int a, b;
-} cw_item;
-
-typedef struct cw_frame {
-    stats_replay *replay;
-    const shape *sh;
-    cw_item *list;
-    long n, cap;
-} cw_frame;
-
-static void cw_add_pair(int a, int b, void *ctx)
-{
-    cw_frame *fp = ctx;
-    bool warm;
-    unsigned char *c = stats_pair_cache(fp->replay, a, b, &warm);
-    if (c == NULL) return; /* table full: skip (never at our sizes) */
-    const bench_body *bodies = fp->replay->sc->bodies;
-    const col_hull *ha = &fp->sh[bodies[a].shape].hull, *hb = &fp->sh[bodies[b].shape].hull;
-    if (!warm) {
-        col_np_sepvec.cache_init(c, ha, hb);
-        col_np_voronoi.cache_init(c + CW_SV_BYTES, ha, hb);
-    }
-    if (fp->n >= fp->cap) return;
-    fp->list[fp->n++] = (cw_item){c, a, b};
-}
-
 /* The time of one backend on a frame's pairs, on copies of their caches (so the
  * statistics pass after it sees the real ones): the fastest of three rounds. */
-static double cw_time(const col_np_backend *be, size_t off, const cw_item *list, long n, unsigned char *copies,
+static double cw_time(const col_np_backend *be, size_t off, const item *list, long n, unsigned char *copies,
                       size_t stride, const shape *sh, const bench_scene *sc, const col_xform *xf, col_np_scratch *scr,
                       void *const *vdata)
 {
@@ -674,11 +652,11 @@ static void run_cw(const char *path, int frames)
     long sep_repeat = 0, sep_seed_only = 0, sep_le4 = 0, vor_disagree = 0, warm_sep = 0, warm_sep1 = 0;
     double sv_ns = 0.0, vor_ns = 0.0;
     long list_cap = 1 << 15;
-    cw_item *list = malloc(sizeof *list * (size_t)list_cap);
+    item *list = malloc(sizeof *list * (size_t)list_cap);
     unsigned char *copies = aligned_alloc(16, stride * (size_t)list_cap);
     for (int f = 0; f < frames; f++) {
-        cw_frame fp = {&rp, sh, list, 0, list_cap};
-        stats_replay_frame(&rp, f, cw_add_pair, &fp);
+        frame_pairs fp = {&rp, sh, list, 0, list_cap, CW_SV_BYTES};
+        stats_replay_frame(&rp, f, add_pair, &fp);
         const col_xform *xf = rp.xf;
         sv_ns += cw_time(&col_np_sepvec, 0, list, fp.n, copies, stride, sh, &sc, xf, &scr, NULL);
         vor_ns += cw_time(&col_np_voronoi, CW_SV_BYTES, list, fp.n, copies, stride, sh, &sc, xf, &scr, vdata);
