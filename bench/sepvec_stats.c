@@ -20,6 +20,7 @@
  *       bench/chung_wang.sh): the same pairs queried by sepvec and by the closest-feature
  *       backend (voronoi, V-Clip), each with its own cache: steps, the repeat rate of vertex
  *       pairs among separated queries, ns per query and narrow-phase ms per frame of both;
+ *       on stderr, per scene, what the queries that repeated a pair of their own search did.
  *   Options of scene and cw, the alternatives docs/sepvec.md measured (col_sepvec_options):
  *   --seed-reflect (a seeded pair the search meets is reflected on, not a lemma-4 jump),
  *   --no-seed (last frame's tetrahedron does not seed the polygon), --dir-frame-a (the
@@ -650,6 +651,9 @@ static void run_cw(const char *path, int frames)
     tally t;
     memset(&t, 0, sizeof t);
     long sep_repeat = 0, sep_seed_only = 0, sep_le4 = 0, vor_disagree = 0, warm_sep = 0, warm_sep1 = 0;
+    struct {
+        long n, steps, hornus, proj, miss, warm, tetra;
+    } own = {0, 0, 0, 0, 0, 0, 0}; /* separated queries that repeated a pair of their own search */
     double sv_ns = 0.0, vor_ns = 0.0;
     long list_cap = 1 << 15;
     item *list = malloc(sizeof *list * (size_t)list_cap);
@@ -664,6 +668,8 @@ static void run_cw(const char *path, int frames)
             int sa = sc.bodies[list[k].a].shape, sb = sc.bodies[list[k].b].shape;
             col_np_result r, rv;
             col_sepvec_info in;
+            int wa[4], wb[4];
+            int had_tetra = col_sepvec_cache_certificate(list[k].cache, wa, wb); /* collided last frame */
             col_sepvec_query_ex(list[k].cache, &sh[sa].hull, sh[sa].data, &xf[list[k].a], &sh[sb].hull, sh[sb].data,
                                 &xf[list[k].b], &scr, g_sv_opt, &r, &in);
             tally_add(&t, &r, &in);
@@ -671,6 +677,15 @@ static void run_cw(const char *path, int frames)
                 sep_le4 += in.steps <= 4;
                 sep_repeat += in.lemma4 > 0;
                 sep_seed_only += in.lemma4 > 0 && in.lemma4 == in.seed_repeats;
+                if (in.lemma4 > in.seed_repeats) { /* the search met one of its own pairs again */
+                    own.n++;
+                    own.steps += in.steps;
+                    own.hornus += in.hornus_steps > 0;
+                    own.tetra += had_tetra;
+                    own.proj += in.full_projections > 0;
+                    own.miss += in.climb_misses > 0;
+                    own.warm += in.warm;
+                }
                 warm_sep += in.warm;
                 warm_sep1 += in.warm && in.steps == 1;
             }
@@ -688,6 +703,10 @@ static void run_cw(const char *path, int frames)
            (double)t.col_steps_sum / (t.colliding ? t.colliding : 1), sv_ns / q,
            vor_ns / q, vor_ns / (sv_ns > 0 ? sv_ns : 1), sv_ns / frames * 1e-6, vor_ns / frames * 1e-6, vor_disagree);
     fflush(stdout);
+    fprintf(stderr, "%s: %ld separated queries met a pair of their own search again: mean %.1f steps; %ld warm (%ld "
+            "of them colliding last frame), %ld with Hornus steps, %ld with a full projection, %ld with a climb miss\n",
+            stats_scene_name(path), own.n, own.n ? (double)own.steps / own.n : 0.0, own.warm, own.tetra, own.hornus,
+            own.proj, own.miss);
     for (int i = 0; i < sc.shape_count; i++) {
         free_shape(&sh[i]);
         free(vdata[i]);
