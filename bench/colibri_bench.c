@@ -108,6 +108,7 @@ typedef struct results {
     unsigned long long pairs;
     uint64_t hash;
     unsigned long long narrow_calls;
+    unsigned long long woken_early; /* col_counters.woken_early summed over the frames */
     double setup_ms;
     int workers;             /* the world's resolved worker count */
     int stalls;              /* col_counters.worker_stalls after the run */
@@ -777,6 +778,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
             goto done;
         }
         res->narrow_calls += (unsigned long long)c.narrow_calls;
+        res->woken_early += (unsigned long long)c.woken_early;
         if (o->rays > 0 && !bench_rays_frame(world, sc->room, f, o->rays, scene_of, max_index1, rays_dump,
                                              &res->rays_sync_ms[f], &res->rays_ms[f], &res->rays_cpu_ms[f]))
             goto done;
@@ -952,11 +954,11 @@ static bool print_report(const char *scene_name, const char *engine, const char 
     }
     printf("scene=%s engine=%s bodies=%d frames=%d pairs=%llu pairhash=0x%016llx "
            "frame_ms_median=%.4f frame_ms_p99=%.4f total_s=%.3f setup_ms=%.2f backend=%s "
-           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d",
+           "narrow_calls=%llu workers=%d schedule=%s speeds=%s stalls=%d woken_early=%llu",
            scene_name, engine, bodies, res->frames, res->pairs, (unsigned long long)res->hash,
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
-           res->speeds, res->stalls);
+           res->speeds, res->stalls, res->woken_early);
     if (res->rays > 0)
         printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f rays_cpu_ms_median=%.4f", res->rays, rays_med,
                sync_med, cpu_med);

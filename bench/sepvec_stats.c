@@ -2,17 +2,29 @@
 /* sepvec-stats: the measurements behind docs/sepvec.md. Prints Markdown tables, each
  * preceded by the command that made it. Timings are information, never test thresholds.
  *
- *   sepvec-stats paper  [--seed S] [--passes N]   Chung & Wang's section 6 experiment:
+ *   sepvec-stats paper  [--seed S] [--passes N]   a two-body fly-by with the paper's shapes
+ *       (not its 500-body set-up: that is the cw mode):
  *       two copies of one shape (ellipsoid, rod, plate) with 10, 100, 1000 vertices, one
  *       flying past the other (speed 0.2 radius per frame, spinning), every frame their
  *       bounding spheres overlap queried with the pair's cache: steps per query,
  *       fallbacks, ns per query warm (cache kept) and cold (cache reset every query).
  *   sepvec-stats support [--seed S]              ns per support query by method and
  *       vertex count (the crossovers of COL_SUPPORT_SCAN_MAX and the DK hierarchy).
+ *   sepvec-stats sizes [--seed S]                bytes of the pair cache, the scratch and the
+ *       shape data (docs/sepvec.md, "What lives where").
  *   sepvec-stats near [--seed S] [--pairs N]     how the search ends as a function of the
  *       gap (both signs): reflections only, Hornus steps, reference fallbacks.
  *   sepvec-stats scene FILE [--frames N]         replays a benchmark scene: every pair of
  *       overlapping boxes queried with its cache, as the world does.
+ *   sepvec-stats cw FILE... [--frames N]         Chung & Wang's own set-up (scenes made by
+ *       bench/chung_wang.sh): the same pairs queried by sepvec and by the closest-feature
+ *       backend (voronoi, V-Clip), each with its own cache: steps, the repeat rate of vertex
+ *       pairs among separated queries, ns per query and narrow-phase ms per frame of both;
+ *       on stderr, per scene, what the queries that repeated a pair of their own search did.
+ *   Options of scene and cw, the alternatives docs/sepvec.md measured (col_sepvec_options):
+ *   --seed-reflect (a seeded pair the search meets is reflected on, not a lemma-4 jump),
+ *   --no-seed (last frame's tetrahedron does not seed the polygon), --dir-frame-a (the
+ *   cached direction is kept in A's frame, not the world's).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -34,6 +46,8 @@
 
 static col_alloc g_alloc;
 static const char *g_cmd; /* the command line, for the tables' captions */
+static const col_sepvec_options *g_sv_opt; /* NULL, or the options --seed-reflect, --no-seed,
+                                            * --dir-frame-a ask for (scene and cw modes) */
 
 /* Random numbers and shape kinds: bench/scene_rand.h (those of the benchmark scenes). */
 
@@ -189,7 +203,7 @@ static int flyby(const shape *sa, const shape *sb, col_xform *xa, col_xform *xb,
 static void run_paper(uint64_t seed, int passes)
 {
     static const int sizes[3] = {10, 100, 1000};
-    printf("### Iterations per query (Chung & Wang's experiment, section 6)\n\n");
+    printf("### Iterations per query: a two-body fly-by with Chung & Wang's shapes\n\n");
     printf("`%s`\n\n", g_cmd);
     printf("Two copies of one shape; B flies past A at 0.2 radius per frame, both spinning up to 0.1 "
            "rad per frame; every frame whose bounding spheres overlap is one query with the pair's cache "
@@ -413,12 +427,14 @@ typedef struct item {
     int a, b, warm;
 } item;
 
-/* Collects a frame's overlapping pairs with their caches (stats_replay_frame). */
+/* Collects a frame's overlapping pairs with their caches (stats_replay_frame): sepvec's
+ * cache first, and with vor_off > 0 the voronoi backend's at that offset (the cw mode). */
 typedef struct frame_pairs {
     stats_replay *replay;
     const shape *sh;
     item *list;
     long n, cap;
+    size_t vor_off;
 } frame_pairs;
 
 static void add_pair(int a, int b, void *ctx)
@@ -428,7 +444,11 @@ static void add_pair(int a, int b, void *ctx)
     unsigned char *c = stats_pair_cache(fp->replay, a, b, &warm);
     if (c == NULL) return; /* table full: skip (never at our sizes) */
     const bench_body *bodies = fp->replay->sc->bodies;
-    if (!warm) col_np_sepvec.cache_init(c, &fp->sh[bodies[a].shape].hull, &fp->sh[bodies[b].shape].hull);
+    const col_hull *ha = &fp->sh[bodies[a].shape].hull, *hb = &fp->sh[bodies[b].shape].hull;
+    if (!warm) {
+        col_np_sepvec.cache_init(c, ha, hb);
+        if (fp->vor_off > 0) col_np_voronoi.cache_init(c + fp->vor_off, ha, hb);
+    }
     if (fp->n >= fp->cap) return;
     fp->list[fp->n++] = (item){c, a, b, warm};
 }
@@ -468,7 +488,7 @@ static void run_scene(const char *path, int frames)
     item *list = malloc(sizeof *list * (size_t)list_cap);
     cache_copy *copies = aligned_alloc(16, sizeof *copies * (size_t)list_cap);
     for (int f = 0; f < frames; f++) {
-        frame_pairs fp = {&rp, sh, list, 0, list_cap};
+        frame_pairs fp = {&rp, sh, list, 0, list_cap, 0};
         stats_replay_frame(&rp, f, add_pair, &fp);
         long npairs = fp.n;
         double fw = 0.0, fc = 0.0;
@@ -489,7 +509,7 @@ static void run_scene(const char *path, int frames)
                 const shape *sa = &sh[sc.bodies[list[k].a].shape], *sbb = &sh[sc.bodies[list[k].b].shape];
                 col_np_result r;
                 col_sepvec_query_ex(copies[nwarm++].b, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
-                                    &xf[list[k].b], &sb.s, NULL, &r, NULL);
+                                    &xf[list[k].b], &sb.s, g_sv_opt, &r, NULL);
             }
             double t1 = stats_now_ns();
             for (long k = 0; k < npairs; k++) {
@@ -498,7 +518,7 @@ static void run_scene(const char *path, int frames)
                 col_np_result r;
                 col_np_sepvec.cache_init(cold_cache, &sa->hull, &sbb->hull);
                 col_sepvec_query_ex(cold_cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
-                                    &xf[list[k].b], &sb.s, NULL, &r, NULL);
+                                    &xf[list[k].b], &sb.s, g_sv_opt, &r, NULL);
             }
             double t2 = stats_now_ns();
             bw = fmin(bw, t1 - t0);
@@ -509,7 +529,7 @@ static void run_scene(const char *path, int frames)
             col_np_result r;
             col_sepvec_info in;
             col_sepvec_query_ex(list[k].cache, &sa->hull, sa->data, &xf[list[k].a], &sbb->hull, sbb->data,
-                                &xf[list[k].b], &sb.s, NULL, &r, &in);
+                                &xf[list[k].b], &sb.s, g_sv_opt, &r, &in);
             tally_add(&t, &r, &in);
         }
         fw = bw;
@@ -536,6 +556,170 @@ static void run_scene(const char *path, int frames)
     bench_scene_free(&sc);
 }
 
+/* ---- sizes: what lives where (docs/sepvec.md) ---- */
+
+static void run_sizes(uint64_t seed)
+{
+    static const int sizes[] = {8, 16, 17, 40, 100, 1000, 4000};
+    printf("### Memory: the pair cache, the per-worker scratch and the shape data\n\n`%s`\n\n", g_cmd);
+    printf("Ellipsoid hulls, seed %llu. Scratch: sepvec's own part (the reference fallback's need is added to "
+           "it, backend.h's scratch rule).\n\n",
+           (unsigned long long)seed);
+    printf("| vertices | pair cache bytes | sepvec's own scratch bytes | shape data bytes | shape data bytes per vertex |\n");
+    printf("|---|---|---|---|---|\n");
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        scene_rand_seed(seed + i);
+        shape sh;
+        if (make_shape(&sh, SCENE_ELLIPSOID, sizes[i], COL_SUPPORT_DEFAULT) != 0) continue;
+        col_np_counts c = col_np_counts_of(&sh.hull);
+        size_t own = col_np_sepvec.scratch_need(c, c) - col_np_reference.scratch_need(c, c);
+        size_t data = col_np_sepvec.shape_data_bytes(&sh.hull);
+        printf("| %d | %zu | %zu | %zu | %.1f |\n", sh.hull.vertex_count, col_np_sepvec.cache_size, own, data,
+               (double)data / sh.hull.vertex_count);
+        free_shape(&sh);
+    }
+    printf("\n");
+}
+
+/* ---- cw: Chung & Wang's own set-up, against the closest-feature (V-Clip) backend ---- */
+
+/* A pair's two caches in the replay: sepvec's first, then voronoi's. */
+#define CW_SV_BYTES 128
+
+/* The time of one backend on a frame's pairs, on copies of their caches (so the
+ * statistics pass after it sees the real ones): the fastest of three rounds. */
+static double cw_time(const col_np_backend *be, size_t off, const item *list, long n, unsigned char *copies,
+                      size_t stride, const shape *sh, const bench_scene *sc, const col_xform *xf, col_np_scratch *scr,
+                      void *const *vdata)
+{
+    double best = INFINITY;
+    for (int round = 0; round < 3; round++) {
+        for (long k = 0; k < n; k++) memcpy(copies + (size_t)k * stride, list[k].cache + off, be->cache_size);
+        double t0 = stats_now_ns();
+        for (long k = 0; k < n; k++) {
+            int sa = sc->bodies[list[k].a].shape, sb = sc->bodies[list[k].b].shape;
+            const void *da = vdata != NULL ? vdata[sa] : sh[sa].data, *db = vdata != NULL ? vdata[sb] : sh[sb].data;
+            col_np_result r;
+            if (be == &col_np_sepvec)
+                col_sepvec_query_ex(copies + (size_t)k * stride, &sh[sa].hull, da, &xf[list[k].a], &sh[sb].hull, db,
+                                    &xf[list[k].b], scr, g_sv_opt, &r, NULL);
+            else
+                be->query(copies + (size_t)k * stride, &sh[sa].hull, da, &xf[list[k].a], &sh[sb].hull, db,
+                          &xf[list[k].b], scr, &r);
+        }
+        best = fmin(best, stats_now_ns() - t0);
+    }
+    return best;
+}
+
+static void run_cw(const char *path, int frames)
+{
+    bench_scene sc;
+    if (!stats_scene_open("sepvec-stats", path, &sc)) return;
+    if (frames <= 0 || frames > sc.frames) frames = sc.frames;
+    size_t vbytes = (col_np_voronoi.cache_size + 15) / 16 * 16, stride = CW_SV_BYTES + vbytes;
+    stats_replay rp;
+    if (!stats_replay_init(&rp, &sc, 1u << 16, stride)) return;
+    char err[256];
+    shape *sh = calloc((size_t)sc.shape_count, sizeof *sh);
+    void **vdata = calloc((size_t)sc.shape_count, sizeof *vdata);
+    col_np_counts most = {0, 0, 0};
+    long verts = 0;
+    for (int i = 0; i < sc.shape_count; i++) {
+        col_status st = col_hull_build(&g_alloc, sc.shapes[i].vertices, sc.shapes[i].vertex_count, &sh[i].hull, err, sizeof err);
+        if (st != COL_OK) {
+            fprintf(stderr, "sepvec-stats: shape %d: %s\n", i, err);
+            exit(1);
+        }
+        rp.shape_hull[i] = &sh[i].hull;
+        size_t bytes = col_support_data_bytes(&sh[i].hull, COL_SUPPORT_DEFAULT);
+        sh[i].data = aligned_alloc(16, (bytes + 15) / 16 * 16);
+        col_support_data_init(sh[i].data, &sh[i].hull, COL_SUPPORT_DEFAULT);
+        if (col_np_voronoi.shape_data_bytes != NULL) {
+            size_t vb = col_np_voronoi.shape_data_bytes(&sh[i].hull);
+            if (vb > 0) {
+                vdata[i] = aligned_alloc(16, (vb + 15) / 16 * 16);
+                col_np_voronoi.shape_data_init(vdata[i], vb, &sh[i].hull);
+            }
+        }
+        most = col_np_counts_max(most, col_np_counts_of(&sh[i].hull));
+        verts += sh[i].hull.vertex_count;
+    }
+    size_t need = col_np_sepvec.scratch_need(most, most);
+    if (col_np_voronoi.scratch_need(most, most) > need) need = col_np_voronoi.scratch_need(most, most);
+    col_np_scratch scr = {malloc(need), need};
+    tally t;
+    memset(&t, 0, sizeof t);
+    long sep_repeat = 0, sep_seed_only = 0, sep_le4 = 0, vor_disagree = 0, warm_sep = 0, warm_sep1 = 0;
+    struct {
+        long n, steps, hornus, proj, miss, warm, tetra;
+    } own = {0, 0, 0, 0, 0, 0, 0}; /* separated queries that repeated a pair of their own search */
+    double sv_ns = 0.0, vor_ns = 0.0;
+    long list_cap = 1 << 15;
+    item *list = malloc(sizeof *list * (size_t)list_cap);
+    unsigned char *copies = aligned_alloc(16, stride * (size_t)list_cap);
+    for (int f = 0; f < frames; f++) {
+        frame_pairs fp = {&rp, sh, list, 0, list_cap, CW_SV_BYTES};
+        stats_replay_frame(&rp, f, add_pair, &fp);
+        const col_xform *xf = rp.xf;
+        sv_ns += cw_time(&col_np_sepvec, 0, list, fp.n, copies, stride, sh, &sc, xf, &scr, NULL);
+        vor_ns += cw_time(&col_np_voronoi, CW_SV_BYTES, list, fp.n, copies, stride, sh, &sc, xf, &scr, vdata);
+        for (long k = 0; k < fp.n; k++) {
+            int sa = sc.bodies[list[k].a].shape, sb = sc.bodies[list[k].b].shape;
+            col_np_result r, rv;
+            col_sepvec_info in;
+            int wa[4], wb[4];
+            int had_tetra = col_sepvec_cache_certificate(list[k].cache, wa, wb); /* collided last frame */
+            col_sepvec_query_ex(list[k].cache, &sh[sa].hull, sh[sa].data, &xf[list[k].a], &sh[sb].hull, sh[sb].data,
+                                &xf[list[k].b], &scr, g_sv_opt, &r, &in);
+            tally_add(&t, &r, &in);
+            if (!r.colliding) {
+                sep_le4 += in.steps <= 4;
+                sep_repeat += in.lemma4 > 0;
+                sep_seed_only += in.lemma4 > 0 && in.lemma4 == in.seed_repeats;
+                if (in.lemma4 > in.seed_repeats) { /* the search met one of its own pairs again */
+                    own.n++;
+                    own.steps += in.steps;
+                    own.hornus += in.hornus_steps > 0;
+                    own.tetra += had_tetra;
+                    own.proj += in.full_projections > 0;
+                    own.miss += in.climb_misses > 0;
+                    own.warm += in.warm;
+                }
+                warm_sep += in.warm;
+                warm_sep1 += in.warm && in.steps == 1;
+            }
+            col_np_voronoi.query(list[k].cache + CW_SV_BYTES, &sh[sa].hull, vdata[sa], &xf[list[k].a], &sh[sb].hull,
+                                 vdata[sb], &xf[list[k].b], &scr, &rv);
+            vor_disagree += rv.colliding != r.colliding;
+        }
+    }
+    long q = t.queries ? t.queries : 1, sep = t.separated ? t.separated : 1;
+    printf("| %s | %.0f | %d | %.1f | %.1f %% | %.1f %% | %.1f / %.1f %% | %.1f %% | %.2f %% (%.2f %%) | %.2f / %.2f | %.0f | %.0f | %.1fx | %.3f | %.3f "
+           "| %ld |\n",
+           stats_scene_name(path), (double)verts / sc.shape_count, frames, (double)t.queries / frames,
+           100.0 * t.colliding / q, 100.0 * warm_sep1 / (warm_sep ? warm_sep : 1), share_le(&t, 3), 100.0 * sep_le4 / sep, 100.0 * t.all_le3 / q, 100.0 * sep_repeat / sep,
+           100.0 * (sep_repeat - sep_seed_only) / sep, (double)t.sep_total_steps / sep,
+           (double)t.col_steps_sum / (t.colliding ? t.colliding : 1), sv_ns / q,
+           vor_ns / q, vor_ns / (sv_ns > 0 ? sv_ns : 1), sv_ns / frames * 1e-6, vor_ns / frames * 1e-6, vor_disagree);
+    fflush(stdout);
+    fprintf(stderr, "%s: %ld separated queries met a pair of their own search again: mean %.1f steps; %ld warm (%ld "
+            "of them colliding last frame), %ld with Hornus steps, %ld with a full projection, %ld with a climb miss\n",
+            stats_scene_name(path), own.n, own.n ? (double)own.steps / own.n : 0.0, own.warm, own.tetra, own.hornus,
+            own.proj, own.miss);
+    for (int i = 0; i < sc.shape_count; i++) {
+        free_shape(&sh[i]);
+        free(vdata[i]);
+    }
+    free(sh);
+    free(vdata);
+    free(scr.mem);
+    free(list);
+    free(copies);
+    stats_replay_free(&rp);
+    bench_scene_free(&sc);
+}
+
 int main(int argc, char **argv)
 {
     col_alloc_init(&g_alloc, NULL);
@@ -545,10 +729,11 @@ int main(int argc, char **argv)
         l += (size_t)snprintf(cmd + l, sizeof cmd - l, "%s%s", i ? " " : "", i == 0 ? "build/bench/sepvec-stats" : argv[i]);
     g_cmd = cmd;
     if (argc < 2) {
-        fprintf(stderr, "usage: sepvec-stats paper|support|near|scene FILE... [--seed S] [--passes N] [--pairs N] [--frames N]\n");
+        fprintf(stderr, "usage: sepvec-stats paper|support|sizes|near|scene FILE...|cw FILE... [--seed S] [--passes N] [--pairs N] [--frames N]\n");
         return 2;
     }
     uint64_t seed = 1;
+    static col_sepvec_options sv_opt;
     int passes = 200, frames = 0;
     long pairs = 2000;
     const char *files[16];
@@ -558,12 +743,31 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--passes") && i + 1 < argc) passes = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--pairs") && i + 1 < argc) pairs = atol(argv[++i]);
         else if (!strcmp(argv[i], "--frames") && i + 1 < argc) frames = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--seed-reflect")) sv_opt.seed_reflect = 1, g_sv_opt = &sv_opt;
+        else if (!strcmp(argv[i], "--no-seed")) sv_opt.no_seed = 1, g_sv_opt = &sv_opt;
+        else if (!strcmp(argv[i], "--dir-frame-a")) sv_opt.dir_frame_a = 1, g_sv_opt = &sv_opt;
         else if (nfiles < 16) files[nfiles++] = argv[i];
     }
     if (!strcmp(argv[1], "paper")) run_paper(seed, passes);
     else if (!strcmp(argv[1], "support")) run_support(seed);
+    else if (!strcmp(argv[1], "sizes")) run_sizes(seed);
     else if (!strcmp(argv[1], "near")) run_near(seed, pairs);
-    else if (!strcmp(argv[1], "scene")) {
+    else if (!strcmp(argv[1], "cw")) {
+        printf("### Chung & Wang's set-up: sepvec against the closest-feature backend (voronoi)\n\n`%s`\n\n", g_cmd);
+        printf("Every pair of overlapping boxes each frame, queried by both backends with their own caches "
+               "(kept while the pair overlaps). Separated queries: decided within 3 / 4 support-pair steps; "
+               "repeat rate: separated queries that met a vertex pair again at a later, non-consecutive step "
+               "(the paper's lemma-4 case), in brackets without those whose only repeats were pairs seeded "
+               "from last frame's tetrahedron. Times: each frame's batch the fastest of three rounds, on "
+               "copies of the caches.\n\n");
+        printf("| scene | vertices per hull | frames | pairs per frame | colliding | warm separated in 1 step "
+               "| separated within 3 / 4 steps | all within 3 steps "
+               "| repeat rate (not seeded) | mean steps separated / colliding | sepvec ns/query | voronoi ns/query | ratio "
+               "| sepvec narrow-phase ms/frame | voronoi narrow-phase ms/frame | answers differing |\n");
+        printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+        for (int i = 0; i < nfiles; i++) run_cw(files[i], frames);
+        printf("\n");
+    } else if (!strcmp(argv[1], "scene")) {
         printf("### Benchmark scenes replayed pair by pair\n\n`%s`\n\n", g_cmd);
         printf("Every pair of overlapping boxes each frame (as the broad phase hands them over), queried with its "
                "cache; ns per query timed on pairs that also overlapped the frame before (warm: last frame's "

@@ -13,7 +13,8 @@
  *   voronoi-stats coherence [--seed S] [--pairs N]   distance queries (exact distance
  *       and closest points) between two copies of a shape of 10, 100 and 1000 vertices:
  *       a coherent flight (0.02 radius and 0.02 rad per step, warm cache), incoherent
- *       jumps (a fresh random pose each query, warm cache), and cold queries (no cache).
+ *       jumps (a fresh random pose each query, warm cache), and cold queries (no cache);
+ *       and the same jumps walked from the stale features (COL_VOR_NO_JUMP_TEST).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -274,10 +275,10 @@ static void run_coherence(uint64_t seed, long pairs)
         if (!make_shape(&h, sizes[si])) return;
         col_np_scratch scratch = {NULL, 0};
         scratch_fit(&scratch, col_vor_scratch_bytes(&h, &h));
-        tally t[3];
+        tally t[4];
         memset(t, 0, sizeof t);
-        double ns[3] = {0, 0, 0};
-        long cnt[3] = {0, 0, 0};
+        double ns[4] = {0, 0, 0, 0};
+        long cnt[4] = {0, 0, 0, 0};
         for (long s = 0; s < pairs; s++) {
             /* a flight of 100 steps: b passes a at 2.2 .. 2.6 radii, spinning */
             col_xform xa = xform(col_v3(0, 0, 0), rquat());
@@ -317,10 +318,19 @@ static void run_coherence(uint64_t seed, long pairs)
                 tally_add(&t[2], &r);
                 ns[2] += t1 - t0;
                 cnt[2]++;
+                /* the same jump walked from the stale features (no jump test) */
+                jump = cache;
+                t0 = stats_now_ns();
+                col_vor_query(&jump, &h, &xa, &h, &xj, COL_VOR_WANT_DISTANCE | COL_VOR_NO_JUMP_TEST, &scratch, &r);
+                t1 = stats_now_ns();
+                tally_add(&t[3], &r);
+                ns[3] += t1 - t0;
+                cnt[3]++;
             }
         }
-        const char *kind[3] = {"coherent (warm)", "incoherent jump (warm)", "cold"};
-        for (int k = 0; k < 3; k++)
+        const char *kind[4] = {"coherent (warm)", "incoherent jump (warm)", "cold",
+                               "incoherent jump (warm), no jump test"};
+        for (int k = 0; k < 4; k++)
             printf("| %d | %s | %ld | %d / %d / %d | %.2f | %ld | %ld | %ld | %ld | %.0f |\n", h.vertex_count, kind[k], t[k].n,
                    tally_quantile(&t[k], 0.5), tally_quantile(&t[k], 0.99), tally_quantile(&t[k], 1.0), tally_mean(&t[k]),
                    t[k].cycles, t[k].cert_failures, t[k].scans, t[k].band + t[k].other_fallbacks,

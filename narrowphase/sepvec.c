@@ -45,6 +45,7 @@
 #define SV_POLY_CAP (SV_MAX_STEPS + 8)
 #define SV_HASH 1024 /* power of two, >= 4 SV_MAX_STEPS: load <= 1/4 */
 #define SV_MAGIC UINT64_C(0x5365705665633031) /* "SepVec01" */
+#define SV_SEED_STEP (-2) /* the step recorded for a pair seeded by sv_seed */
 
 enum { SV_NONE = 0, SV_SEPARATED = 1, SV_COLLIDING = 2, SV_COLLIDING_CERT = 3 };
 
@@ -195,14 +196,21 @@ static int sv_support(const sv_ctx *c, const col_hull *h, const col_support_data
 
 /* ---- answers ---- */
 
+/* The direction as the cache keeps it: the world frame, or A's with the measurement
+ * option dir_frame_a (sv_start turns it back). */
+static col_vec3 sv_dir_to_cache(const sv_ctx *c, col_vec3 s)
+{
+    return c->opt != NULL && c->opt->dir_frame_a ? col_mat3_tmul(&c->xa->R, s) : s;
+}
+
 /* The direction is cached in the world frame, not in A's: under the benchmark's motion
  * (both bodies spinning up to 30 degrees per frame about their own origins) last frame's
  * world direction still separates far more often (docs/sepvec.md: 85 % against 59 % of
  * warm separated queries decided in one step on cw500). */
-static void sv_store_separated(sv_cache *cache, col_vec3 s, int ia, int ib)
+static void sv_store_separated(const sv_ctx *c, sv_cache *cache, col_vec3 s, int ia, int ib)
 {
     if (cache == NULL) return;
-    cache->s_world = s;
+    cache->s_world = sv_dir_to_cache(c, s);
     cache->va = ia;
     cache->vb = ib;
     cache->state = SV_SEPARATED;
@@ -216,7 +224,7 @@ static void sv_separated(const sv_ctx *c, sv_cache *cache, col_np_result *out, c
     out->axis = s;
     out->gap = certified * (1.0 - 4.0 * DBL_EPSILON);
     c->info->outcome = outcome;
-    sv_store_separated(cache, s, ia, ib);
+    sv_store_separated(c, cache, s, ia, ib);
 }
 
 static void sv_colliding(const sv_ctx *c, sv_cache *cache, col_np_result *out, col_vec3 s,
@@ -225,7 +233,7 @@ static void sv_colliding(const sv_ctx *c, sv_cache *cache, col_np_result *out, c
     out->colliding = true;
     c->info->outcome = outcome;
     if (cache == NULL) return;
-    cache->s_world = s;
+    cache->s_world = sv_dir_to_cache(c, s);
     cache->va = ia;
     cache->vb = ib;
     cache->state = SV_COLLIDING;
@@ -255,7 +263,7 @@ static void sv_reference(const sv_ctx *c, sv_cache *cache, col_np_scratch *scrat
         out->axis = r.axis;
         out->gap = r.gap;
         c->info->outcome = COL_SV_REFERENCE;
-        sv_store_separated(cache, r.axis, ia, ib);
+        sv_store_separated(c, cache, r.axis, ia, ib);
     }
 }
 
@@ -334,9 +342,10 @@ typedef struct sv_search {
     int prev_a, prev_b;      /* the last step's */
 } sv_search;
 
-/* What a step says: go on to the next step of this iteration, the query is answered, or
- * start the next iteration. */
-enum { SV_GO_ON = 0, SV_DONE = 1, SV_NEXT = 2 };
+/* What a step says: go on to the next step of this iteration, the query is answered,
+ * start the next iteration, or (sv_step_repeat) the pair is a seed already in the polygon:
+ * go straight to the next direction. */
+enum { SV_GO_ON = 0, SV_DONE = 1, SV_NEXT = 2, SV_SEEDED = 3 };
 
 static void sv_search_reference(sv_search *q, int reason)
 {
@@ -365,6 +374,7 @@ static int sv_start(sv_ctx *c, const sv_cache *cache, col_np_result *out, col_ve
             return 1;
         }
         s = cache->s_world;
+        if (c->opt != NULL && c->opt->dir_frame_a) s = col_mat3_mul(&c->xa->R, s);
         if (cache->va >= 0 && cache->va < c->a->vertex_count) c->hint_a = cache->va;
         if (cache->vb >= 0 && cache->vb < c->b->vertex_count) c->hint_b = cache->vb;
         info->warm = 1;
@@ -446,7 +456,7 @@ static void sv_seed(sv_search *q)
         col_vec3 m = col_sub(Q, P);
         double ml = col_len(m);
         if (!(ml > 0.0)) continue; /* shared points were caught by sv_warm_tetra */
-        sv_mark(slot, q->stamp, pa, qb, -2);
+        sv_mark(slot, q->stamp, pa, qb, SV_SEED_STEP);
         int id = sv_record(q, pa, qb, P, Q, m, ml);
         if (col_sphpoly_clip(&q->poly, q->w->r[id], id, NULL) != COL_SPHPOLY_KEPT) {
             q->poly.n = 0; /* emptied by rounding alone: start over without seeds */
@@ -570,8 +580,21 @@ static int sv_step_repeat(sv_search *q, int step)
             sv_search_reference(q, COL_SV_LEMMA3_ROUNDING);
             return SV_DONE;
         }
+        if (slot->step == SV_SEED_STEP && q->c->opt != NULL && q->c->opt->seed_reflect) {
+            /* The measured alternative (option seed_reflect): a pair seeded from last
+             * frame's tetrahedron, met by the search for the first time, is reflected on
+             * as a new pair would be (its constraint is in the polygon already) instead
+             * of taking lemma 4's witness jump. It counts fewer repeats but costs steps
+             * (docs/sepvec.md, "Repeats"), so the jump is the default. */
+            q->c->info->seed_hits++;
+            sv_mark(slot, q->stamp, q->ia, q->ib, step);
+            q->m = col_sub(q->Q, q->P);
+            q->ml = col_len(q->m);
+            return SV_SEEDED;
+        }
         /* Lemma 4: continue from the witness of the hemisphere test. */
         q->c->info->lemma4++;
+        q->c->info->seed_repeats += slot->step == SV_SEED_STEP;
         return sv_to_witness(q) ? SV_NEXT : SV_DONE;
     }
     if (slot == NULL) {
@@ -704,7 +727,7 @@ void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
     q.graze = opt != NULL && opt->graze > 0.0 ? opt->graze : COL_SV_GRAZE;
     q.reflect_max = opt != NULL && opt->reflect_max > 0 ? opt->reflect_max : COL_SV_REFLECT_MAX;
     sv_search_init(&q);
-    sv_seed(&q);
+    if (opt == NULL || !opt->no_seed) sv_seed(&q);
     for (int step = 0; step < SV_MAX_STEPS; step++) {
         info->steps++;
         out->iterations = info->steps;
@@ -712,6 +735,10 @@ void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
         int r = sv_step_repeat(&q, step);
         if (r == SV_DONE) return;
         if (r == SV_NEXT) continue;
+        if (r == SV_SEEDED) {
+            if (sv_step_next(&q) == SV_DONE) return;
+            continue;
+        }
         if (sv_step_record(&q) == SV_DONE || sv_step_next(&q) == SV_DONE) return;
     }
     sv_search_reference(&q, COL_SV_STEP_CAP);

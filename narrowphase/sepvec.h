@@ -60,6 +60,8 @@ typedef struct col_sepvec_info {
     int hornus_steps;     /* directions taken from the polygon (Hornus 2017) */
     int lemma3;           /* answered on a pair repeated from the step before (lemma 3) */
     int lemma4;           /* pairs repeated from earlier steps: S set to the witness */
+    int seed_repeats;     /* of those, pairs seeded from last frame's tetrahedron (sv_seed) */
+    int seed_hits;        /* with the option seed_reflect: seeded pairs reflected on instead */
     int warm;             /* the pair's cache held a direction */
     int full_projections; /* gaps checked against every vertex */
     int climb_misses;     /* climbed supports the exact maximum replaced (sv_exact_supports) */
@@ -75,6 +77,11 @@ typedef struct col_sepvec_options {
     int no_table;         /* 1: ignore the direction table (hint or vertex 0 starts) */
     double graze;         /* |r.S| threshold of grazing */
     int reflect_max;      /* reflections before Hornus steps */
+    int seed_reflect;     /* 1: a seeded pair met by the search is reflected on as a new pair,
+                           * instead of lemma 4's witness jump (docs/sepvec.md, "Repeats") */
+    int no_seed;          /* 1: last frame's tetrahedron is re-checked but does not seed the
+                           * polygon */
+    int dir_frame_a;      /* 1: the cache keeps the direction in A's frame, not the world's */
 } col_sepvec_options;
 
 #define COL_SV_GRAZE 1e-3

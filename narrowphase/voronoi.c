@@ -794,6 +794,7 @@ typedef struct vor_query {
     col_vec3 dir_a, dir_b;  /* the centroid direction in A's and B's frame (jump test) */
     double M;               /* bound on every world coordinate */
     int want_distance;
+    int no_jump_test;       /* COL_VOR_NO_JUMP_TEST */
     int kind;               /* next start after the cache: 0 supports, 1 vertex 0, 2 none left */
     int cap;                /* steps of one walk */
 } vor_query;
@@ -815,6 +816,7 @@ static void vor_query_start(vor_query *q, const col_vor_cache *cache)
     q->dir_a = col_mat3_tmul(&xa->R, cc);
     q->dir_b = col_neg(col_mat3_tmul(&xb->R, cc));
     if (cache != NULL && cache->valid && cl > 0.0 && col_dot(cache->dir_a, cache->dir_a) > 0.0 &&
+        !q->no_jump_test &&
         (col_dot(q->dir_a, cache->dir_a) < VOR_JUMP_COS || col_dot(q->dir_b, cache->dir_b) < VOR_JUMP_COS))
         out->jumped = 1;
     if (cache != NULL && cache->valid && !out->jumped && vor_feature_ok(a, cache->fa) && vor_feature_ok(b, cache->fb) &&
@@ -961,6 +963,7 @@ void col_vor_query(col_vor_cache *cache, const col_hull *a, const col_xform *xa,
     vor_query q;
     q.out = out;
     q.want_distance = (flags & COL_VOR_WANT_DISTANCE) != 0;
+    q.no_jump_test = (flags & COL_VOR_NO_JUMP_TEST) != 0;
     q.c.A.h = a;
     q.c.A.x = xa;
     q.c.B.h = b;

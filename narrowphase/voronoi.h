@@ -70,7 +70,9 @@ enum {
     COL_VOR_WANT_DISTANCE = 1, /* the distance and closest points must be exact too, not
                                  only the boolean: TOUCHING is then reported within
                                  rounding of contact instead of asking the reference */
-    COL_VOR_FORCE_FALLBACK = 2 /* skip the walk, decide by the exact fallback (tests) */
+    COL_VOR_FORCE_FALLBACK = 2, /* skip the walk, decide by the exact fallback (tests) */
+    COL_VOR_NO_JUMP_TEST = 4    /* keep a valid cache however far the centroid direction
+                                 turned (measurements: docs/voronoi.md, the jump test) */
 };
 
 /* Closest features of hull a at xa and hull b at xb. cache may be NULL; it is read as a

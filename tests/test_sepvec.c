@@ -355,7 +355,7 @@ static void test_lemma_paths(void **state)
 {
     (void)state;
     rng_seed(SEED + 3, __func__);
-    col_sepvec_options opt = {0, 0, 1e-300, 1 << 30};
+    col_sepvec_options opt = {.graze = 1e-300, .reflect_max = 1 << 30};
     long lemma3 = 0, lemma4 = 0, checked = 0;
     enum { NSH = 8 };
     col_hull sh[NSH];
@@ -390,6 +390,87 @@ static void test_lemma_paths(void **state)
                   lemma3, lemma4, checked);
     assert_true(lemma3 > 0);
     assert_true(lemma4 > 0);
+    for (int i = 0; i < NSH; i++) {
+        free(data[i]);
+        col_hull_free(&g_alloc, &sh[i]);
+    }
+}
+
+/* ---- coherent fly-bys under the measurement options (docs/sepvec.md, "Repeats") ---- */
+
+static col_quat turn(col_quat q, col_vec3 w)
+{
+    double a = col_len(w);
+    if (a == 0.0) return q;
+    col_vec3 u = col_scale(w, sin(a / 2) / a);
+    col_quat d = {u.x, u.y, u.z, cos(a / 2)};
+    col_quat r = col_quat_mul(d, q);
+    double n = sqrt(r.x * r.x + r.y * r.y + r.z * r.z + r.w * r.w);
+    col_quat out = {r.x / n, r.y / n, r.z / n, r.w / n};
+    return out;
+}
+
+/* B flies through or past A, both spinning, each frame one query with the pair's cache, so
+ * that pairs go from separated to colliding and back: last frame's tetrahedron seeds the
+ * polygon and the seeded pairs come back in the search. Every answer is checked against
+ * the exact LP oracle and its certificate in wider arithmetic, under the default and under
+ * each option sepvec-stats measures (seed_reflect, no_seed, dir_frame_a), which must
+ * change the steps only, never an answer. */
+static void test_coherent_options(void **state)
+{
+    (void)state;
+    rng_seed(SEED + 7, __func__);
+    enum { NSH = 6, PASSES = 80, FRAMES = 40, NOPT = 4 };
+    col_sepvec_options opts[NOPT];
+    memset(opts, 0, sizeof opts);
+    opts[1].seed_reflect = 1;
+    opts[2].no_seed = 1;
+    opts[3].dir_frame_a = 1;
+    static const char *const names[NOPT] = {"default", "seed_reflect", "no_seed", "dir_frame_a"};
+    col_hull sh[NSH];
+    void *data[NSH];
+    for (int i = 0; i < NSH; i++) {
+        build_shape(&sh[i], i % 4, 10 + (int)(rng_next() % 30), 1.0);
+        data[i] = make_data(&sh[i], COL_SUPPORT_DEFAULT);
+    }
+    long seeded[NOPT] = {0}, reflected[NOPT] = {0}, queries[NOPT] = {0}, colliding[NOPT] = {0};
+    for (int pass = 0; pass < PASSES; pass++) {
+        int ia = (int)(rng_next() % NSH), ib = (int)(rng_next() % NSH);
+        double R = sh[ia].radius + sh[ib].radius;
+        col_vec3 start = col_scale(rand_unit(), 1.2 * R), target = col_scale(rand_unit(), urange(0.0, 0.6) * R);
+        col_vec3 v = col_scale(col_sub(target, start), 2.0 / FRAMES);
+        col_quat qa0 = rand_quat(), qb0 = rand_quat();
+        col_vec3 wa = col_scale(rand_unit(), urange(0.0, 0.2)), wb = col_scale(rand_unit(), urange(0.0, 0.2));
+        for (int o = 0; o < NOPT; o++) {
+            sv_pair_cache c;
+            col_np_sepvec.cache_init(c.b, &sh[ia], &sh[ib]);
+            col_quat qa = qa0, qb = qb0;
+            col_vec3 p = start;
+            for (int f = 0; f < FRAMES; f++) {
+                col_xform xa = pose(col_v3(0, 0, 0), qa), xb = pose(p, qb);
+                col_sepvec_info info;
+                col_np_result r = sv(c.b, &sh[ia], data[ia], &xa, &sh[ib], data[ib], &xb, &opts[o], &info);
+                assert_int_equal(r.colliding, oracle(&sh[ia], &xa, &sh[ib], &xb));
+                check_certificate(c.b, &sh[ia], &xa, &sh[ib], &xb, &r);
+                queries[o]++;
+                colliding[o] += r.colliding;
+                seeded[o] += info.seed_repeats;
+                reflected[o] += info.seed_hits;
+                p = col_add(p, v);
+                qa = turn(qa, wa);
+                qb = turn(qb, wb);
+            }
+        }
+    }
+    for (int o = 0; o < NOPT; o++)
+        print_message("coherent fly-bys, %s: %ld queries, %ld colliding, %ld seeded pairs met again (lemma 4), "
+                      "%ld reflected on\n",
+                      names[o], queries[o], colliding[o], seeded[o], reflected[o]);
+    /* the paths these options switch were taken */
+    assert_true(seeded[0] > 0);
+    assert_true(reflected[1] > 0 && seeded[1] == 0);
+    assert_true(seeded[2] == 0 && reflected[2] == 0);
+    for (int o = 0; o < NOPT; o++) assert_true(colliding[o] > queries[o] / 10 && colliding[o] < queries[o] * 9 / 10);
     for (int i = 0; i < NSH; i++) {
         free(data[i]);
         col_hull_free(&g_alloc, &sh[i]);
@@ -642,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_data_relocatable),
         cmocka_unit_test(test_sphere_poly),
         cmocka_unit_test(test_lemma_paths),
+        cmocka_unit_test(test_coherent_options),
         cmocka_unit_test(test_identical),
         cmocka_unit_test(test_grazing_exact),
         cmocka_unit_test(test_certificates),

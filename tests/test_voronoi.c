@@ -401,6 +401,9 @@ static void count(run_stats *st, const col_vor_result *r)
     st->scans += r->scans;
 }
 
+/* Flags check_distance adds to COL_VOR_WANT_DISTANCE (test_coherence: COL_VOR_NO_JUMP_TEST). */
+static int g_extra_flags;
+
 /* Checks one separated configuration (expected brute-force distance known to be > 0):
  * distance, points on the bodies, points realising the distance, points on their
  * features. */
@@ -417,7 +420,7 @@ static void check_distance(const shape *sa, const col_xform *xa, const shape *sb
     double tol = DIST_REL * dbf + floor_;
 
     col_vor_result r;
-    vq(cache, &sa->h, xa, &sb->h, xb, COL_VOR_WANT_DISTANCE, &r);
+    vq(cache, &sa->h, xa, &sb->h, xb, COL_VOR_WANT_DISTANCE | g_extra_flags, &r);
     count(st, &r);
     if (dbf <= floor_) { /* within rounding of contact: any of the three answers */
         st->touching++;
@@ -606,8 +609,9 @@ static void test_coherence(void **state)
     rng_seed(SEED ^ 2, __func__);
     long seqs = (long)(2000 * col_agreement_scale());
     if (seqs < 40) seqs = 40;
-    run_stats warm, jump, foreign;
+    run_stats warm, jump, foreign, stale;
     memset(&warm, 0, sizeof warm);
+    memset(&stale, 0, sizeof stale);
     memset(&jump, 0, sizeof jump);
     memset(&foreign, 0, sizeof foreign);
     col_vor_cache cache, other;
@@ -653,12 +657,21 @@ static void test_coherence(void **state)
         for (int j = 0; j < 5; j++) {
             col_xform xj;
             place_separated(sa, &xa, sb, rand_quat(), gap_target(fmin(sa->size, sb->size)), &xj);
+            /* the same jump walked from the stale features (the measurement flag
+             * COL_VOR_NO_JUMP_TEST, docs/voronoi.md): slower, the same answers */
+            col_vor_cache old = cache;
+            g_extra_flags = COL_VOR_NO_JUMP_TEST;
+            check_distance(sa, &xa, sb, &xj, &old, &stale, "jump, no jump test");
+            g_extra_flags = 0;
             check_distance(sa, &xa, sb, &xj, &cache, &jump, "jump");
         }
     }
     print_stats("coherent steps", &warm);
     print_stats("incoherent jumps", &jump);
     print_stats("foreign cache", &foreign);
+    print_stats("incoherent jumps, no jump test", &stale);
+    /* without the test every valid cache is walked from; with it some are dropped */
+    assert_true(stale.warm > jump.warm);
     /* Under coherence the walk is near constant: on average well under 3 steps. */
     assert_true(warm.warm > 0 && (double)warm.steps_warm / (double)warm.warm < 3.0);
     assert_true(warm.fallbacks + jump.fallbacks + foreign.fallbacks <=
