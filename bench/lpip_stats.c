@@ -92,6 +92,9 @@ typedef struct stats_run {
     unsigned char *caches2;
     hist it2_lp, it2_stale, sv2_stale;
     hist sv_stale;
+    /* every query's time, both options, for medians (robust to preemption) */
+    double *tq1, *tq2;
+    long tq_cap;
     double t2, t2_stale;
     double t_lpip, t_ref;
 } stats_run;
@@ -99,12 +102,25 @@ typedef struct stats_run {
 /* --paired: the same query with the default options and their own cache. */
 static void paired_query(stats_run *run, void *cache2, const col_narrow_event *e)
 {
+    if (run->queries >= run->tq_cap) {
+        long ncap = run->tq_cap ? 2 * run->tq_cap : 65536;
+        double *a = realloc(run->tq1, (size_t)ncap * sizeof *a), *b;
+        if (a != NULL) run->tq1 = a;
+        b = a != NULL ? realloc(run->tq2, (size_t)ncap * sizeof *b) : NULL;
+        if (b != NULL) run->tq2 = b;
+        if (a == NULL || b == NULL) {
+            run->error = 1;
+            return;
+        }
+        run->tq_cap = ncap;
+    }
     col_np_result res;
     col_lpip_info info;
     double t0 = stats_now_ns();
     col_lpip_query_ex(cache2, e->hull_a, e->pose_a, e->hull_b, e->pose_b, NULL, &run->scr, &res, &info);
     double dt = stats_now_ns() - t0;
     run->t2 += dt;
+    run->tq2[run->queries] = dt;
     if (info.iterations > 0) hist_add(&run->it2_lp, info.iterations);
     if (info.stale_plane && info.solves > 0) {
         hist_add(&run->it2_stale, info.iterations);
@@ -166,6 +182,7 @@ static void observe(void *ctx, const col_narrow_event *e)
         run->t_stale += dt;
     }
     if (run->paired && (run->queries & 1) == 1) paired_query(run, cache2, e);
+    if (run->paired && run->queries < run->tq_cap) run->tq1[run->queries] = dt;
     if (run->with_ref) {
         col_np_result rr;
         t0 = stats_now_ns();
@@ -190,6 +207,21 @@ static void observe(void *ctx, const col_narrow_event *e)
         run->sep_total++;
         run->sep_cached += info.exit == COL_LPIP_EXIT_WARM_PLANE;
     }
+}
+
+static int cmp_double(const void *x, const void *y)
+{
+    double a = *(const double *)x, b = *(const double *)y;
+    return (a > b) - (a < b);
+}
+
+/* The q-quantile of v[0..n) (sorts v). */
+static double quantile(double *v, long n, double q)
+{
+    if (n <= 0) return 0.0;
+    qsort(v, (size_t)n, sizeof *v, cmp_double);
+    long k = (long)(q * (double)(n - 1) + 0.5);
+    return v[k];
 }
 
 static int usage(void)
@@ -342,6 +374,25 @@ int main(int argc, char **argv)
                (double)run.sv2_stale.sum / (double)(run.sv2_stale.n ? run.sv2_stale.n : 1),
                run.t2_stale / (double)(run.it2_stale.n ? run.it2_stale.n : 1));
         long lpn = it_sep_lp->n + it_col_lp->n, lps = it_sep_lp->sum + it_col_lp->sum;
+        long nq = queries < run.tq_cap ? queries : run.tq_cap;
+        double sum1 = 0.0, sum2 = 0.0;
+        for (long k = 0; k < nq; k++) {
+            sum1 += run.tq1[k];
+            sum2 += run.tq2[k];
+        }
+        double p1 = quantile(run.tq1, nq, 0.999), p2 = quantile(run.tq2, nq, 0.999);
+        double m1 = quantile(run.tq1, nq, 0.5), m2 = quantile(run.tq2, nq, 0.5);
+        /* The sum up to the 99.9th percentile: the mean without the preempted queries. */
+        double c1 = 0.0, c2 = 0.0;
+        for (long k = 0; k < nq; k++) {
+            c1 += run.tq1[k] <= p1 ? run.tq1[k] : 0.0;
+            c2 += run.tq2[k] <= p2 ? run.tq2[k] : 0.0;
+        }
+        printf("\nper query ns (median / sum of the queries up to the 99.9th percentile, per query): default %.0f / %.0f, "
+               "this run's %.0f / %.0f; ratio of those sums %.3f\n",
+               m2, c2 / (double)(nq ? nq : 1), m1, c1 / (double)(nq ? nq : 1), c2 > 0.0 ? c1 / c2 : 0.0);
+        (void)sum1;
+        (void)sum2;
         printf("| this run's | %.0f | %.3f | %ld | %.3f | %.3f | %.0f |\n", t_lpip / q,
                (double)lps / (double)(lpn ? lpn : 1), run.it_stale.n,
                (double)run.it_stale.sum / (double)(run.it_stale.n ? run.it_stale.n : 1),
@@ -352,6 +403,8 @@ int main(int argc, char **argv)
     free(run.scr.mem);
     free(run.caches);
     free(run.caches2);
+    free(run.tq1);
+    free(run.tq2);
     free(run.keys);
     free(shapes);
     free(ids);
