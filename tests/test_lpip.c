@@ -470,7 +470,10 @@ static void test_dual_warm_start(void **state)
            "iterations on them %ld (y = 0 start: %ld)\n", stale, dual_lps, it_dual, it_zero);
     assert_true(stale > 30);
     assert_int_equal(dual_lps, stale);
-    assert_true(it_dual < it_zero);
+    /* Deterministic counts (fixed seed): 123 against 185. The smaller slack alone,
+     * without the cached y (the start y = 0, slacks 0.1 eta), gives 145: the bound below
+     * asks for the cached direction's share of the gain too. */
+    assert_true(4 * it_dual < 3 * it_zero);
     free(cd);
     free(cz);
     col_hull_free(&g_alloc, &a);
