@@ -169,9 +169,9 @@ typedef struct col_continuous_pair {
  *        the records still carry both bodies' user data);
  * interframe: with col_world_def.report_interframe, every pair whose bodies touched at
  *        some instant from the previous update to this one, both included (so every
- *        pair of `pairs` is in it, and every pair of the previous update's), decided as
- *        col_query_interframe decides; same order and filters as pairs. NULL and 0
- *        without the option.
+ *        pair of `pairs` is in it, and of the previous update's unless a body was
+ *        removed), decided as col_query_interframe decides; same order and filters as
+ *        pairs. NULL and 0 without the option.
  * continuous: every pair with at least one continuous body (col_body_def.continuous)
  *        that shared a point at some instant from the previous update to this one, both
  *        included (so each such pair of `pairs` is in it, and each of the previous
