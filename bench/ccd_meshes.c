@@ -3,23 +3,26 @@
  * Table I of Tang, Kim & Manocha (ICRA 2009), with and without the controlled
  * advancement (docs/ccd.md "C2A" has the table and the commands).
  *
- *   ccd-meshes [--queries N] [--seed S] [--knot-tris N] [--model PATH] [--only
- * knot|model] [--check K]
- *              [--write FILE]
+ *   ccd-meshes [--queries N] [--seed S] [--knot-tris N] [--model PATH]
+ *              [--only knot|model] [--poses random|through] [--check K] [--write FILE]
  *
  * Pairs: a (2,3) torus knot of about --knot-tris triangles (default 35000)
  * against itself, and, when colibri-io is built, the model file --model
  * (default assimp-testmodels' Wuson, 3732 triangles) against itself. Each mesh
- * is centred on its box and scaled to radius 1. Body a rests at the origin;
- * body b moves from a random pose 2.2 from the origin (random direction, random
- * orientation) to a random pose about opposite (the start direction negated
- * plus up to 0.8 of noise, random orientation): it passes through or beside a,
- * most paths touch (with seed 1, all 200 of each pair do). N queries per pair
- * (default 200), from a splitmix64 sequence seeded with S (default 1).
- * Per pair it prints the hits, the thread CPU time per query (each query
- * repeated for at least 2 ms) and the rounds and node pairs, with and without
- * the controlled advancement, and whether both answers agree (hit, s within
- * 2e-6). --check K decides K equally spaced instants of [0, s) (or [0, 1] on a
+ * is centred on its box and scaled to radius 1. --poses random (the default):
+ * random start and end poses, a mix of hits and misses: body a stays at the origin
+ * and turns from a random orientation to another; body b moves from a random point
+ * of the shell 2.05 to 3 about the origin (apart from a at the start: both lie within
+ * 1 of their origins) to a random point of the ball of radius 2, between two random
+ * orientations (the points uniform in volume). --poses through (the generator of the
+ * first version of this benchmark): a rests at the origin, b moves from a random pose
+ * 2.2 from the origin to one about opposite (the start direction negated plus up to
+ * 0.8 of noise): it crosses or grazes a, and with seed 1 all 200 paths of each pair
+ * touch. N queries per pair (default 200), from a splitmix64 sequence seeded with S
+ * (default 1). Per pair it prints the hits and misses, the thread CPU time per query
+ * (each query repeated for at least 2 ms; also split into hits and misses) and the
+ * rounds and node pairs, with and without the controlled advancement, and whether both
+ * answers agree (hit, s within 2e-6). --check K decides K equally spaced instants of [0, s) (or [0, 1] on a
  * miss) exactly (col_mesh_mesh_query) and counts the queries whose answer is
  * late or missed by that sampling (must be 0). --write FILE writes, for
  * bench/peers/fcl_ccd.cpp (scripts/fcl-ccd): pair NAME NQUERIES / mesh NV NT /
@@ -113,10 +116,11 @@ static void write_pose(FILE *f, col_transform x)
     fprintf(f, " %.17g %.17g %.17g %.17g %.17g %.17g %.17g", x.p.x, x.p.y, x.p.z, x.q.w, x.q.x, x.q.y, x.q.z);
 }
 
-/* One run of every query with the options; returns the CPU seconds per query. */
+/* One run of every query with the options: the CPU seconds of each query into t[k];
+ * returns the mean. */
 static double leaves_mean;
 static double run(const col_geometry *g, const query *qs, int n, const col_c2a_options *opt, col_toi_result *res,
-                  double *rounds, double *nodes)
+                  double *t, double *rounds, double *nodes)
 {
     double total = 0;
     *rounds = *nodes = 0;
@@ -133,7 +137,8 @@ static double run(const col_geometry *g, const query *qs, int n, const col_c2a_o
             reps++;
             t1 = now();
         } while (t1 - t0 < 2e-3);
-        total += (t1 - t0) / reps;
+        t[k] = (t1 - t0) / reps;
+        total += t[k];
         *rounds += res[k].iterations;
         leaves_mean += (double)st.leaf_pairs / n;
         *nodes += (double)st.node_pairs;
@@ -141,6 +146,26 @@ static double run(const col_geometry *g, const query *qs, int n, const col_c2a_o
     *rounds /= n;
     *nodes /= n;
     return total / n;
+}
+
+/* The mean of t over the queries whose answer r is a hit (want) or a miss (!want), in
+ * ms; 0 when there are none. */
+static double mean_ms(const double *t, const col_toi_result *r, int n, bool want)
+{
+    double sum = 0;
+    int m = 0;
+    for (int k = 0; k < n; k++)
+        if (r[k].hit == want) {
+            sum += t[k];
+            m++;
+        }
+    return m > 0 ? 1e3 * sum / m : 0.0;
+}
+
+static double ball_radius(double lo, double hi) /* uniform in volume between the radii */
+{
+    double l3 = lo * lo * lo, h3 = hi * hi * hi;
+    return cbrt(l3 + (h3 - l3) * urand());
 }
 
 /* Late or missed by sampling: a contact at one of k instants before the answer.
@@ -163,25 +188,35 @@ static bool sampled_late(const col_geometry *g, const query *q, const col_toi_re
     return false;
 }
 
-static void bench_pair(const char *name, const col_geometry *g, int n, int check, FILE *wf)
+static void bench_pair(const char *name, const col_geometry *g, int n, int check, bool through, FILE *wf)
 {
     query *qs = calloc((size_t)n, sizeof *qs);
     col_toi_result *rc = malloc((size_t)n * sizeof *rc), *ru = malloc((size_t)n * sizeof *ru);
-    if (qs == NULL || rc == NULL || ru == NULL) die("out of memory");
+    double *tc_k = malloc((size_t)n * sizeof *tc_k), *tu_k = malloc((size_t)n * sizeof *tu_k);
+    if (qs == NULL || rc == NULL || ru == NULL || tc_k == NULL || tu_k == NULL) die("out of memory");
     const col_transform id = {{0, 0, 0}, {0, 0, 0, 1}};
     for (int k = 0; k < n; k++) {
-        col_vec3 u = unit_dir(), e = unit_dir();
-        double noise = 0.8 * urand();
-        qs[k].a0 = qs[k].a1 = id;
-        qs[k].b0 = (col_transform){col_scale(u, 2.2), rand_quat()};
-        qs[k].b1 = (col_transform){col_add(col_scale(u, -2.2), col_scale(e, noise)), rand_quat()};
+        if (through) {
+            col_vec3 u = unit_dir(), e = unit_dir();
+            double noise = 0.8 * urand();
+            qs[k].a0 = qs[k].a1 = id;
+            qs[k].b0 = (col_transform){col_scale(u, 2.2), rand_quat()};
+            qs[k].b1 = (col_transform){col_add(col_scale(u, -2.2), col_scale(e, noise)), rand_quat()};
+        } else {
+            qs[k].a0 = (col_transform){{0, 0, 0}, rand_quat()};
+            qs[k].a1 = (col_transform){{0, 0, 0}, rand_quat()};
+            col_vec3 u = unit_dir();
+            qs[k].b0 = (col_transform){col_scale(u, ball_radius(2.05, 3.0)), rand_quat()};
+            u = unit_dir();
+            qs[k].b1 = (col_transform){col_scale(u, ball_radius(0.0, 2.0)), rand_quat()};
+        }
     }
     col_c2a_options oc = col_c2a_default_options(), ou = oc;
     ou.controlled = false;
     double rc_rounds, rc_nodes, ru_rounds, ru_nodes;
-    double tc = run(g, qs, n, &oc, rc, &rc_rounds, &rc_nodes);
+    double tc = run(g, qs, n, &oc, rc, tc_k, &rc_rounds, &rc_nodes);
     double lc = leaves_mean;
-    double tu = run(g, qs, n, &ou, ru, &ru_rounds, &ru_nodes);
+    double tu = run(g, qs, n, &ou, ru, tu_k, &ru_rounds, &ru_nodes);
     double lu = leaves_mean;
     int hits = 0, disagree = 0, capped = 0, late = 0;
     for (int k = 0; k < n; k++) {
@@ -190,11 +225,12 @@ static void bench_pair(const char *name, const col_geometry *g, int n, int check
         if (rc[k].hit != ru[k].hit || (rc[k].hit && fabs(rc[k].s - ru[k].s) > 2e-6)) disagree++;
         if (check > 1) late += sampled_late(g, &qs[k], &rc[k], check) || sampled_late(g, &qs[k], &ru[k], check);
     }
-    printf("%-10s tris=%d queries=%d hits=%d  controlled: %.3f ms/query (%.1f rounds, %.0f node pairs, %.0f leaf "
-           "pairs)  plain: %.3f ms/query (%.1f rounds, %.0f node pairs, %.0f leaf pairs)  controlled/plain=%.2f  "
-           "disagree=%d capped=%d",
-           name, g->mesh.triangle_count, n, hits, 1e3 * tc, rc_rounds, rc_nodes, lc, 1e3 * tu, ru_rounds, ru_nodes, lu,
-           tc / tu, disagree, capped);
+    printf("%-10s tris=%d queries=%d hits=%d misses=%d  controlled: %.3f ms/query (hits %.3f, misses %.3f; %.1f "
+           "rounds, %.0f node pairs, %.0f leaf pairs)  plain: %.3f ms/query (hits %.3f, misses %.3f; %.1f rounds, %.0f "
+           "node pairs, %.0f leaf pairs)  controlled/plain=%.2f  disagree=%d capped=%d",
+           name, g->mesh.triangle_count, n, hits, n - hits, 1e3 * tc, mean_ms(tc_k, rc, n, true),
+           mean_ms(tc_k, rc, n, false), rc_rounds, rc_nodes, lc, 1e3 * tu, mean_ms(tu_k, ru, n, true),
+           mean_ms(tu_k, ru, n, false), ru_rounds, ru_nodes, lu, tc / tu, disagree, capped);
     if (check > 1) printf(" sampled_late_or_missed=%d (of %d instants)", late, check);
     printf("\n");
     if (wf != NULL) {
@@ -216,13 +252,15 @@ static void bench_pair(const char *name, const col_geometry *g, int n, int check
     free(qs);
     free(rc);
     free(ru);
+    free(tc_k);
+    free(tu_k);
 }
 
 int main(int argc, char **argv)
 {
     int n = 200, knot_tris = 35000, check = 0;
     uint64_t seed = 1;
-    const char *model = "/usr/share/assimp/models/PLY/Wuson.ply", *write = NULL, *only = "";
+    const char *model = "/usr/share/assimp/models/PLY/Wuson.ply", *write = NULL, *only = "", *poses = "random";
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--queries") == 0 && i + 1 < argc)
             n = atoi(argv[++i]);
@@ -234,26 +272,30 @@ int main(int argc, char **argv)
             model = argv[++i];
         else if (strcmp(argv[i], "--only") == 0 && i + 1 < argc)
             only = argv[++i];
+        else if (strcmp(argv[i], "--poses") == 0 && i + 1 < argc)
+            poses = argv[++i];
         else if (strcmp(argv[i], "--check") == 0 && i + 1 < argc)
             check = atoi(argv[++i]);
         else if (strcmp(argv[i], "--write") == 0 && i + 1 < argc)
             write = argv[++i];
         else
             die("usage: ccd-meshes [--queries N] [--seed S] [--knot-tris N] [--model "
-                "PATH] [--only knot|model] [--check K] "
+                "PATH] [--only knot|model] [--poses random|through] [--check K] "
                 "[--write FILE]");
     }
     if (n < 1 || knot_tris < 8) die("--queries and --knot-tris must be positive");
+    bool through = strcmp(poses, "through") == 0;
+    if (!through && strcmp(poses, "random") != 0) die("--poses takes random or through");
     rng = seed;
     FILE *wf = NULL;
     if (write != NULL && (wf = fopen(write, "w")) == NULL) die("cannot write the --write file");
-    printf("ccd-meshes: seed %" PRIu64 ", %d queries per pair\n", seed, n);
+    printf("ccd-meshes: seed %" PRIu64 ", %d queries per pair, %s poses\n", seed, n, through ? "through" : "random");
     scene_mesh sm = {0};
     if (strcmp(only, "model") != 0) {
         if (!scene_mesh_torusknot(&sm, knot_tris, 0, 0.16)) die("out of memory");
         col_geometry *knot = unit_mesh(sm.v, sm.nv, sm.t, sm.nt);
         scene_mesh_free(&sm);
-        bench_pair("torusknot", knot, n, check, wf);
+        bench_pair("torusknot", knot, n, check, through, wf);
         col_geometry_destroy(knot);
     }
     if (strcmp(only, "knot") == 0) {
@@ -272,7 +314,7 @@ int main(int argc, char **argv)
     free(t);
     col_geometry_destroy(loaded);
     const char *base = strrchr(model, '/');
-    bench_pair(base != NULL ? base + 1 : model, mg, n, check, wf);
+    bench_pair(base != NULL ? base + 1 : model, mg, n, check, through, wf);
     col_geometry_destroy(mg);
 #else
     (void)model;

@@ -1,19 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /* Inter-frame contacts: col_query_interframe and the world option report_interframe
- * (interframe.h). The geometry is ccd/lpip_sweep.c's: B's motion relative to A
- * swept in A's frame, exact for pure translation, inflated by a proven bound for
- * rotation (docs/lpip.md, "Inter-frame collision"). The world knows two poses per
- * body, so the motion between them is taken to be a straight translation at constant
- * velocity plus a rotation about a fixed axis at a constant rate through the smaller
- * angle; anything else (a bounce inside the frame) is outside what it can see. */
+ * (interframe.h). The decision is ccd/swept.h's swept test: the time of impact of the
+ * pair under the motion model of docs/ccd.md (each body's position linear and its
+ * orientation slerped on the shorter arc between its poses at two updates), exact for
+ * every kind of shape pair. The world knows two poses per body, so that motion is all it
+ * can assume; anything else (a bounce inside the frame) is outside what it can see. */
 #include "lib/interframe.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "broadphase/sap.h"
-#include "ccd/lpip_sweep.h"
+#include "ccd/swept.h"
 #include "ccd/swept_box.h"
 #include "lib/parallel.h"
 #include "lib/world.h"
@@ -41,23 +39,9 @@ struct col_interframe_state {
     col_u8_array hit;     /* per candidate: the finishing step's answer */
     col_pair_array out[2]; /* out[cur]: the last finished list */
     int cur;
-    col_np_scratch *scratch; /* one per worker */
-    int scratch_count;
-    col_np_scratch query_scratch; /* col_query_interframe's */
 };
 
 typedef struct col_interframe_state col_interframe_state;
-
-static int if_reserve_scratch(col_world *w, col_np_scratch *s, size_t need)
-{
-    if (s->size >= need) return 0;
-    void *m = col_alloc_bytes(&w->alloc, need);
-    if (m == NULL) return -1;
-    col_free_bytes(&w->alloc, s->mem, s->size);
-    s->mem = m;
-    s->size = need;
-    return 0;
-}
 
 static col_interframe_state *if_state(col_world *w)
 {
@@ -73,9 +57,6 @@ void col_interframe_destroy(col_world *w)
     if_cand_array_free(&w->alloc, &st->cand);
     col_u8_array_free(&w->alloc, &st->hit);
     for (int k = 0; k < 2; k++) col_pair_array_free(&w->alloc, &st->out[k]);
-    for (int k = 0; k < st->scratch_count; k++) col_free_bytes(&w->alloc, st->scratch[k].mem, st->scratch[k].size);
-    col_free_bytes(&w->alloc, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
-    col_free_bytes(&w->alloc, st->query_scratch.mem, st->query_scratch.size);
     col_free_bytes(&w->alloc, st, sizeof *st);
     w->interframe = NULL;
 }
@@ -96,6 +77,16 @@ static const col_xform *if_prev(const col_world *w, uint32_t s, uint64_t frame)
 {
     const col_body_rec *b = &w->bodies[s];
     return b->moved_frame == frame && frame != 0 ? &b->prev_xf : &b->xf;
+}
+
+/* The swept test of body slots sa and sb from their poses at the update before update
+ * number frame to those at frame (the quaternions as set: lib/world.h's upd_pose). */
+static void if_swept(const col_world *w, uint32_t sa, uint32_t sb, uint64_t frame, col_ccd_swept_result *out)
+{
+    const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
+    col_transform a0 = A->moved_frame == frame && frame != 0 ? A->prev_pose : A->upd_pose;
+    col_transform b0 = B->moved_frame == frame && frame != 0 ? B->prev_pose : B->upd_pose;
+    col_ccd_swept(w->shapes[A->shape].geom, a0, A->upd_pose, w->shapes[B->shape].geom, b0, B->upd_pose, out);
 }
 
 static int if_box_cmp(const void *x, const void *y)
@@ -132,7 +123,6 @@ col_status col_interframe_prepare(col_world *w)
 
     /* Sort and sweep on x (touching boxes overlap, as in the broad phase). */
     st->cand.count = 0;
-    size_t need = 0;
     for (int i = 0; i < nbox; i++) {
         const if_box *bi = &st->boxes.data[i];
         const col_body_rec *A = &w->bodies[bi->slot];
@@ -145,11 +135,6 @@ col_status col_interframe_prepare(col_world *w)
             uint32_t sa = bi->slot < bj->slot ? bi->slot : bj->slot, sb = bi->slot ^ bj->slot ^ sa;
             if (w->disabled.keys.count > 0 && col_pair_filter_is_disabled(w, sa, sb)) continue;
             if (if_cand_array_push(&w->alloc, &st->cand, (if_cand){sa, sb}) != 0) return COL_ERR_OUT_OF_MEMORY;
-            const col_geometry *ga = w->shapes[w->bodies[sa].shape].geom, *gb = w->shapes[w->bodies[sb].shape].geom;
-            if (col_geometry_is_hull(ga) && col_geometry_is_hull(gb)) {
-                size_t nbytes = col_lpip_sweep_scratch_bytes(&ga->pieces[0].hull, &gb->pieces[0].hull);
-                need = nbytes > need ? nbytes : need;
-            }
         }
     }
 
@@ -158,17 +143,6 @@ col_status col_interframe_prepare(col_world *w)
     if (col_u8_array_reserve(&w->alloc, &st->hit, st->cand.count) != 0 ||
         col_pair_array_reserve(&w->alloc, &st->out[next], st->cand.count) != 0)
         return COL_ERR_OUT_OF_MEMORY;
-    if (st->scratch_count < w->worker_count) {
-        col_np_scratch *s = col_alloc_zeroed(&w->alloc, (size_t)w->worker_count, sizeof(col_np_scratch));
-        if (s == NULL) return COL_ERR_OUT_OF_MEMORY;
-        if (st->scratch_count > 0) memcpy(s, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
-        col_free_bytes(&w->alloc, st->scratch, (size_t)st->scratch_count * sizeof(col_np_scratch));
-        st->scratch = s;
-        st->scratch_count = w->worker_count;
-    }
-    if (need > 0)
-        for (int k = 0; k < w->worker_count; k++)
-            if (if_reserve_scratch(w, &st->scratch[k], need) != 0) return COL_ERR_OUT_OF_MEMORY;
     st->frame = frame;
     st->prepared = 1;
     return COL_OK;
@@ -179,10 +153,11 @@ typedef struct if_ctx {
     col_interframe_state *st;
 } if_ctx;
 
-/* Candidates [begin, end): each writes only its own hit byte; the worker owns its
- * scratch. */
+/* Candidates [begin, end): each writes only its own hit byte (the swept test needs no
+ * scratch). */
 static void if_range(int begin, int end, int worker_index, void *ctx)
 {
+    (void)worker_index;
     const if_ctx *c = ctx;
     const col_world *w = c->w;
     col_interframe_state *st = c->st;
@@ -193,16 +168,12 @@ static void if_range(int begin, int end, int worker_index, void *ctx)
         uint32_t sa = st->cand.data[i].a, sb = st->cand.data[i].b;
         col_body_id ia = col_world_body_id(w, sa), ib = col_world_body_id(w, sb);
         uint8_t hit = 1;
+        /* Pairs of either update's exact list touched at s = 0 or 1: in without a search
+         * (the two exact tests may differ within rounding of touching). */
         if (!col_pair_list_contains(now, nnow, ia, ib, false) && !col_pair_list_contains(before, nbefore, ia, ib, true)) {
-            const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
-            const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
-            /* Round kinds and compounds: the swept boxes' answer, conservative (query.h). */
-            if (col_geometry_is_hull(ga) && col_geometry_is_hull(gb)) {
-                col_lpip_sweep_result res;
-                col_lpip_sweep(&ga->pieces[0].hull, if_prev(w, sa, st->frame), &A->xf, &gb->pieces[0].hull,
-                               if_prev(w, sb, st->frame), &B->xf, true, &st->scratch[worker_index], &res);
-                hit = res.may_touch ? 1 : 0;
-            }
+            col_ccd_swept_result res;
+            if_swept(w, sa, sb, st->frame, &res);
+            hit = res.touched ? 1 : 0;
         }
         st->hit.data[i] = hit;
     }
@@ -244,32 +215,10 @@ col_status col_query_interframe(const col_world *world, col_body_id a, col_body_
     if (s != COL_OK) return s;
     if (a.index1 == b.index1)
         return col_world_fail(world, COL_ERR_SAME_BODY, "col_query_interframe: a pair needs two different bodies");
-    /* The state and its scratch are not world state (like the narrow-phase scratch of
-     * col_query_overlap): this call must not run concurrently with others on the world. */
-    col_world *w = (col_world *)world;
-    uint32_t sa = a.index1 - 1, sb = b.index1 - 1;
-    const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
-    const col_geometry *ga = w->shapes[A->shape].geom, *gb = w->shapes[B->shape].geom;
-    if (!col_geometry_is_hull(ga) || !col_geometry_is_hull(gb)) {
-        /* Round kinds and compounds: the swept boxes only (query.h says so). */
-        double la[3], ha3[3], lb[3], hb3[3];
-        col_swept_box(ga, col_world_body_prev_xf(w, sa), &A->xf, la, ha3);
-        col_swept_box(gb, col_world_body_prev_xf(w, sb), &B->xf, lb, hb3);
-        out->may_have_touched = !(lb[0] > ha3[0] || la[0] > hb3[0] || lb[1] > ha3[1] || la[1] > hb3[1] ||
-                                  lb[2] > ha3[2] || la[2] > hb3[2]);
-        out->exact = false;
-        out->inflation = 0.0;
-        return COL_OK;
-    }
-    const col_hull *ha = &ga->pieces[0].hull, *hb = &gb->pieces[0].hull;
-    col_interframe_state *st = if_state(w);
-    if (st == NULL || if_reserve_scratch(w, &st->query_scratch, col_lpip_sweep_scratch_bytes(ha, hb)) != 0)
-        return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_query_interframe: out of memory");
-    col_lpip_sweep_result res;
-    col_lpip_sweep(ha, col_world_body_prev_xf(w, sa), &A->xf, hb, col_world_body_prev_xf(w, sb), &B->xf, true,
-                   &st->query_scratch, &res);
-    out->may_have_touched = res.may_touch;
-    out->exact = res.exact;
-    out->inflation = res.inflation;
+    col_ccd_swept_result res;
+    if_swept(world, a.index1 - 1, b.index1 - 1, world->frame, &res);
+    out->may_have_touched = res.touched;
+    out->exact = res.certain;
+    out->inflation = 0.0;
     return COL_OK;
 }

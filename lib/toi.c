@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* The public time-of-impact queries (query.h: col_geometry_toi, col_toi): validation and
- * the translation to ccd/toi.h's conservative advancement. Every check runs before
+ * the translation to ccd/swept.h's time of impact (C2A with a mesh, else the convex
+ * conservative advancement). Every check runs before
  * anything is computed; a failed call zeroes *out and leaves the world as it was. */
 #include <string.h>
 
-#include "ccd/c2a.h"
-#include "ccd/toi.h"
+#include "ccd/swept.h"
 #include "colibri/query.h"
 #include "lib/query_scratch.h"
 #include "lib/world.h"
@@ -30,8 +30,7 @@ static void toi_run(const col_geometry *a, const col_transform *pa, const col_ge
     col_toi_motion_init(&ma, pa[0], pa[1]);
     col_toi_motion_init(&mb, pb[0], pb[1]);
     col_toi_result r;
-    if (col_geometry_is_mesh(a) || col_geometry_is_mesh(b)) col_c2a_toi(a, &ma, b, &mb, NULL, &r, NULL);
-    else col_toi_convex(a, &ma, b, &mb, &r);
+    col_ccd_toi(a, &ma, b, &mb, &r);
     toi_fill(&r, out);
 }
 

@@ -99,6 +99,8 @@ typedef struct lpip_work {
     lp_ipm lp;
     double L, invL;         /* the LP's scale (a power of two) */
     double c[3];            /* the LP's centre (world coordinates) */
+    col_vec3 ywarm;         /* the cached direction in world coordinates (unit) */
+    int has_ywarm;
 } lpip_work;
 
 col_lpip_options col_lpip_default_options(void)
@@ -106,6 +108,10 @@ col_lpip_options col_lpip_default_options(void)
     col_lpip_options o;
     o.warm_start = true;
     o.active_k = COL_LPIP_ACTIVE_K;
+    o.dual_warm = true;
+    o.dual_shift = COL_LPIP_DUAL_SHIFT;
+    o.active_max = 0;
+    o.add_k = COL_LPIP_ADD_K;
     return o;
 }
 
@@ -168,6 +174,7 @@ static void lpip_layout(lpip_work *w, col_np_scratch *scratch, int m, int n)
     w->inb = w->ina + m;
     memset(w->ina, 0, sm + sn);
     w->ka = w->kb = w->done_a = w->done_b = 0;
+    w->has_ywarm = 0;
 }
 
 /* ---- projections and the separation certificate ---- */
@@ -267,19 +274,62 @@ static void lpip_world_points(lpip_work *w)
 
 /* The points on the wrong side of the mid-plane of the active points along the axis
  * of the last lpip_check_axis (section 4.3): A's at or above it, B's at or below, the
- * worst COL_LPIP_ADD_K of each. Returns how many were added. */
-static int lpip_add_violators(lpip_work *w)
+ * worst add_k of each. Returns how many were added. */
+static int lpip_add_violators(lpip_work *w, int add_k)
 {
     double ha = -INFINITY, hb = INFINITY;
     for (int k = 0; k < w->ka; k++) ha = w->pa[w->acta[k]] > ha ? w->pa[w->acta[k]] : ha;
     for (int k = 0; k < w->kb; k++) hb = w->pb[w->actb[k]] < hb ? w->pb[w->actb[k]] : hb;
     double h = 0.5 * ha + 0.5 * hb;
     int ka0 = w->ka, kb0 = w->kb;
-    int na = lpip_select(w->pa, w->m, 1.0, h, w->ina, w->acta, &w->ka, COL_LPIP_ADD_K);
-    int nb = lpip_select(w->pb, w->n, -1.0, -h, w->inb, w->actb, &w->kb, COL_LPIP_ADD_K);
+    int na = lpip_select(w->pa, w->m, 1.0, h, w->ina, w->acta, &w->ka, add_k);
+    int nb = lpip_select(w->pb, w->n, -1.0, -h, w->inb, w->actb, &w->kb, add_k);
     for (int k = ka0; k < w->ka; k++) w->w0a[k] = 0.0;
     for (int k = kb0; k < w->kb; k++) w->w0b[k] = 0.0;
     return na + nb;
+}
+
+/* One body's side of the bounded active set (the paper's swap rule, section 4.2): while
+ * more than max points are active, the old point (slot < kold, the LP just solved) with
+ * the largest slack along the current axis leaves: the lowest sign * proj (A's lowest
+ * projection, B's highest). The survivors keep their order, weights and world
+ * coordinates (old slots all have them: *done == kold); the leavers may come back as
+ * violators later (cycling is bounded by COL_LPIP_MAX_ITER, then the reference
+ * decides). Returns how many left. */
+static int lpip_bound_side(int *act, unsigned char *in, double *w0, double *wc, int *count, int *done, int kold,
+                           const double *proj, double sign, int max)
+{
+    int ndrop = *count - max;
+    if (ndrop > kold) ndrop = kold;
+    if (ndrop <= 0) return 0;
+    for (int r = 0; r < ndrop; r++) {
+        int best = -1;
+        double bv = INFINITY;
+        for (int k = 0; k < kold; k++) {
+            if (act[k] < 0) continue;
+            double v = sign * proj[act[k]];
+            if (best < 0 || v < bv) {
+                bv = v;
+                best = k;
+            }
+        }
+        in[act[best]] = 0;
+        act[best] = -1;
+    }
+    int p = 0, kept_old = 0;
+    for (int j = 0; j < *count; j++) {
+        if (act[j] < 0) continue;
+        act[p] = act[j];
+        w0[p] = w0[j];
+        if (j < kold) {
+            for (int i = 0; i < 3; i++) wc[3 * (size_t)p + i] = wc[3 * (size_t)j + i];
+            kept_old++;
+        }
+        p++;
+    }
+    *count = p;
+    *done = kept_old;
+    return ndrop;
 }
 
 /* ---- the LP on the active set ---- */
@@ -485,6 +535,8 @@ static int lpip_axis_test(lpip_work *w, lpip_cache *cache, const col_lpip_option
     col_vec3 y, yc;
     double cg, raw = -INFINITY;
     if (cache != NULL && o->warm_start && cache->has_y && lpip_unit(col_mat3_mul(&a->xf->R, cache->y_local), &y)) {
+        w->ywarm = y;
+        w->has_ywarm = 1;
         cg = lpip_check_axis(w, y, &raw);
         if (cg > 0.0) {
             lpip_axis_exit(out, cache, a->xf, y, cg, COL_LPIP_EXIT_WARM_PLANE);
@@ -539,6 +591,9 @@ static bool lpip_active_set(lpip_work *w, const lpip_cache *cache, const col_lpi
 typedef struct lpip_lps {
     bool use_w0, have_y;
     col_vec3 ylast;
+    double shift;        /* the dual start's smallest slack, relative to eta */
+    int active_max;      /* options.active_max (0: no bound) */
+    int add_k;           /* options.add_k */
     const double *xcert; /* the weights behind the answer (for the cache), or NULL */
 } lpip_lps;
 
@@ -557,15 +612,22 @@ static int lpip_dual_axis(lpip_work *w, lpip_lps *s, col_lpip_outcome *out)
         lpip_separated(out, y, cg, COL_LPIP_EXIT_SEPARATED);
         return LPIP_LP_DONE;
     }
-    int added = lpip_add_violators(w);
+    int added = lpip_add_violators(w, s->add_k);
     if (added <= 0) return LPIP_LP_GO_ON;
     out->info.violators += added;
-    int ka = w->lp.na;
+    int ka = w->lp.na, kb = w->lp.nb;
     for (int k = 0; k < ka; k++) w->w0a[k] = w->lp.x[k];
-    for (int k = 0; k < w->lp.nb; k++) w->w0b[k] = w->lp.x[ka + k];
+    for (int k = 0; k < kb; k++) w->w0b[k] = w->lp.x[ka + k];
+    if (s->active_max > 0) {
+        out->info.dropped += lpip_bound_side(w->acta, w->ina, w->w0a, w->wa, &w->ka, &w->done_a, ka, w->pa, 1.0,
+                                             s->active_max);
+        out->info.dropped += lpip_bound_side(w->actb, w->inb, w->w0b, w->wb, &w->kb, &w->done_b, kb, w->pb, -1.0,
+                                             s->active_max);
+    }
     s->use_w0 = true;
     s->ylast = y;
     s->have_y = true;
+    s->shift = 1.0; /* a violator round restarts centred: every slack eta */
     return LPIP_LP_GREW;
 }
 
@@ -616,6 +678,7 @@ static int lpip_solve_lp(lpip_work *w, bool warm, lpip_lps *s, col_lpip_outcome 
     for (int k = 0; k < w->ka; k++) w->wtmp[k] = w->w0a[k];
     for (int k = 0; k < w->kb; k++) w->wtmp[w->ka + k] = w->w0b[k];
     double y0[3] = {s->ylast.x, s->ylast.y, s->ylast.z};
+    eta *= s->shift;
     double dn = lp_ipm_start(&w->lp, s->use_w0 ? w->wtmp : NULL, LPIP_POINT_THETA, s->have_y ? y0 : NULL, eta);
     info->solves++;
     info->active_a = w->ka;
@@ -673,7 +736,18 @@ void col_lpip_decide(void *cache_mem, const col_lpip_set *a, const col_lpip_set 
     bool warm = lpip_active_set(&w, cache, &o);
     out->info.warm = warm;
     /* 3-4. LPs on the active set, growing it with violators. */
-    lpip_lps s = {warm, false, col_v3(0.0, 0.0, 0.0), NULL};
+    lpip_lps s = {warm, false, col_v3(0.0, 0.0, 0.0), 1.0, o.active_max, o.add_k > 0 ? o.add_k : COL_LPIP_ADD_K, NULL};
+    if (o.active_max > 0 && o.active_max < o.active_k) s.active_max = o.active_k;
+    /* The dual warm start (eqs. 19-24): the cached plane failed the axis test, but it is
+     * last frame's optimal dual direction; the first LP's dual starts there, shifted to
+     * strict feasibility by a small slack instead of eta. */
+    out->info.stale_plane = w.has_ywarm != 0;
+    if (o.dual_warm && w.has_ywarm) {
+        s.have_y = true;
+        s.ylast = w.ywarm;
+        s.shift = o.dual_shift > 0.0 && o.dual_shift <= 1.0 ? o.dual_shift : COL_LPIP_DUAL_SHIFT;
+        out->info.dual_warm = true;
+    }
     while (lpip_solve_lp(&w, warm, &s, out) == LPIP_LP_GREW)
         continue; /* the active set grew: a new LP */
     lpip_remember(cache, &w, out, s.xcert);

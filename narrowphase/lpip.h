@@ -60,14 +60,35 @@ typedef struct col_lpip_info {
     int solves;         /* LPs started (1 + violator rounds; 0 if an early exit fired) */
     int active_a, active_b; /* points of A and B in the last LP */
     int violators;      /* points added by the violator loop */
+    int dropped;        /* points that left the active set (options.active_max) */
     bool warm;          /* the first LP started from the previous frame's weights */
+    bool dual_warm;     /* the first LP's dual started from the cached direction */
+    bool stale_plane;   /* a cached plane was tried and did not separate */
 } col_lpip_info;
 
 /* Query options (NULL: the defaults, which the backend vtable uses). */
 typedef struct col_lpip_options {
     bool warm_start;    /* use the cache's weights and dual (default true) */
     int active_k;       /* points per body in the first LP (default COL_LPIP_ACTIVE_K) */
+    /* The dual warm start of the paper's eqs. 19-24 (default true; docs/lpip.md has the
+     * measurements): when the cached plane no longer separates, the first LP's dual
+     * starts from it, y = the cached direction, pi4 and pi5 shifted so that the smallest
+     * dual slack is dual_shift x eta (eta the largest absolute scaled coordinate),
+     * instead of from y = 0 with every slack eta (false). Needs warm_start. */
+    bool dual_warm;
+    double dual_shift;  /* in (0, 1]; default COL_LPIP_DUAL_SHIFT */
+    /* The paper's bounded active set (section 4.2): when violators join, the points of
+     * the body with the largest slack along the dual direction leave, so that at most
+     * active_max points per body stay in the LP (0, the default: no bound, the set only
+     * grows; docs/lpip.md). A bound below active_k is raised to it. */
+    int active_max;
+    /* Violators that join per body and round (default COL_LPIP_ADD_K; the paper's swap
+     * rule is add_k = 1 with active_max = active_k: one in, the largest slack out). */
+    int add_k;
 } col_lpip_options;
+
+/* Default smallest dual slack of the dual warm start, relative to eta. */
+#define COL_LPIP_DUAL_SHIFT 0.1
 
 col_lpip_options col_lpip_default_options(void);
 

@@ -3,7 +3,8 @@
  * interior-point method on tiny LPs with known optima, its strictly feasible start (the
  * paper's dual start is not), purification, the exits of one query (cached plane,
  * centroid axis, coincident centroids decided by the LP, warm common point, pi4 + pi5 >
- * 0, confirmed collision), the warm start, the violator loop of the active set, the
+ * 0, confirmed collision), the warm start (primal, and the dual one of eqs. 19-24), the
+ * violator loop of the active set and its bounded variant (the paper's swap rule), the
  * certificates, the scratch-size rule of backend.h, and the randomized agreement harness
  * (tests/agreement.c) against the reference. */
 #include <stdarg.h>
@@ -419,6 +420,106 @@ static void test_violator_loop(void **state)
     col_hull_free(&g_alloc, &b);
 }
 
+/* The dual warm start (the paper's eqs. 19-24, col_lpip_options.dual_warm, on by
+ * default): over sequences in which B closes in on A, so that last frame's separating
+ * plane goes stale and the LP runs, the first LP's dual starts from that plane. It never
+ * changes an answer (certificates), and on these sequences it saves iterations on the
+ * stale-plane queries against the y = 0 start (docs/lpip.md has the scenes'
+ * measurements). */
+static void test_dual_warm_start(void **state)
+{
+    (void)state;
+    col_hull a, b;
+    build_blob(100, 1.0, 0.7, 0.9, &a);
+    build_blob(60, 0.8, 0.6, 0.5, &b);
+    void *cd = malloc(col_np_lpip.cache_size), *cz = malloc(col_np_lpip.cache_size);
+    assert_non_null(cd);
+    assert_non_null(cz);
+    col_lpip_options def = col_lpip_default_options(), zero = def;
+    assert_true(def.dual_warm);
+    zero.dual_warm = false;
+    long it_dual = 0, it_zero = 0, stale = 0, dual_lps = 0;
+    for (int seq = 0; seq < 60; seq++) {
+        col_np_lpip.cache_init(cd, &a, &b);
+        col_np_lpip.cache_init(cz, &a, &b);
+        col_vec3 dir = rand_unit();
+        col_quat qa = rand_quat(), qb = rand_quat();
+        col_quat dq = {0.0, 0.0, sin(0.01), cos(0.01)}; /* 0.02 rad per frame about z */
+        for (int f = 0; f < 40; f++) {
+            qb = col_quat_mul(dq, qb);
+            col_xform xa = pose(col_v3(0, 0, 0), qa);
+            col_xform xb = pose(col_scale(dir, 2.4 - 0.04 * f), qb); /* from apart into overlap */
+            col_lpip_info id, iz;
+            col_np_result rd = run(cd, &a, &xa, &b, &xb, &def, &id);
+            col_np_result rz = run(cz, &a, &xa, &b, &xb, &zero, &iz);
+            if (rd.colliding != rz.colliding) assert_int_equal(rd.colliding, oracle(&a, &xa, &b, &xb));
+            check_certificate(&a, &xa, &b, &xb, &rd);
+            assert_false(iz.dual_warm);
+            if (id.dual_warm) {
+                assert_true(id.stale_plane);
+                dual_lps++;
+            }
+            if (id.stale_plane && id.solves > 0) {
+                stale++;
+                it_dual += id.iterations;
+            }
+            if (iz.stale_plane && iz.solves > 0) it_zero += iz.iterations;
+        }
+    }
+    printf("  dual warm start: %ld stale-plane queries reached the LP, %ld of them started from the cached dual; "
+           "iterations on them %ld (y = 0 start: %ld)\n", stale, dual_lps, it_dual, it_zero);
+    assert_true(stale > 30);
+    assert_int_equal(dual_lps, stale);
+    /* Deterministic counts (fixed seed): 123 against 185. The smaller slack alone,
+     * without the cached y (the start y = 0, slacks 0.1 eta), gives 145: the bound below
+     * asks for the cached direction's share of the gain too. */
+    assert_true(4 * it_dual < 3 * it_zero);
+    free(cd);
+    free(cz);
+    col_hull_free(&g_alloc, &a);
+    col_hull_free(&g_alloc, &b);
+}
+
+/* The bounded active set (col_lpip_options.active_max; with add_k = 1 the paper's swap
+ * rule: one violator in, the largest slack out): the LP never holds more than the bound
+ * per body, points do leave, and the answers still agree with the oracle (a query that
+ * cycles ends in the reference, exact too). Without the bound the same queries grow
+ * their active sets beyond it. */
+static void test_bounded_active_set(void **state)
+{
+    (void)state;
+    col_hull a, b;
+    build_blob(300, 1.0, 1.0, 1.0, &a);
+    build_blob(300, 1.0, 0.3, 1.0, &b);
+    col_lpip_options o = col_lpip_default_options(), grow = o;
+    o.warm_start = grow.warm_start = false;
+    o.active_max = o.active_k;
+    o.add_k = 1;
+    int dropped = 0, grown = 0, n = 300, disagree = 0;
+    for (int i = 0; i < n; i++) {
+        col_xform xa = pose(col_v3(0, 0, 0), rand_quat());
+        col_xform xb = pose(col_scale(rand_unit(), urange(1.1, 2.1)), rand_quat());
+        col_lpip_info info, ig;
+        col_np_result r = run(NULL, &a, &xa, &b, &xb, &o, &info);
+        check_certificate(&a, &xa, &b, &xb, &r);
+        assert_true(info.active_a <= o.active_max && info.active_b <= o.active_max);
+        dropped += info.dropped > 0;
+        run(NULL, &a, &xa, &b, &xb, &grow, &ig);
+        grown += ig.active_a > o.active_max || ig.active_b > o.active_max;
+        if (r.colliding != oracle(&a, &xa, &b, &xb)) {
+            disagree++;
+            assert_int_equal(info.exit, COL_LPIP_EXIT_COLLIDING); /* only near touching */
+        }
+    }
+    printf("  bounded active set: %d of %d queries dropped points; %d grew past %d without the bound; %d near-touching "
+           "disagreements\n", dropped, n, grown, o.active_max, disagree);
+    assert_true(dropped > n / 20);
+    assert_true(grown > n / 20);
+    assert_true(disagree <= 2);
+    col_hull_free(&g_alloc, &a);
+    col_hull_free(&g_alloc, &b);
+}
+
 /* Random pairs near touching at three scales: answers agree with the oracle except
  * within 1e-9 x size of touching, certificates hold, both orders agree there. */
 static void test_scales_and_certificates(void **state)
@@ -574,6 +675,8 @@ int main(void)
         cmocka_unit_test(test_exits_and_warm_start),
         cmocka_unit_test(test_warm_sequences),
         cmocka_unit_test(test_violator_loop),
+        cmocka_unit_test(test_dual_warm_start),
+        cmocka_unit_test(test_bounded_active_set),
         cmocka_unit_test(test_scales_and_certificates),
         cmocka_unit_test(test_scratch_rule),
         cmocka_unit_test(test_world_agrees),

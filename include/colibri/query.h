@@ -58,15 +58,18 @@ COL_API col_status col_query_overlap(const col_world *world, col_shape_id a, col
                                      col_shape_id b, col_transform xb, col_backend backend,
                                      bool *colliding);
 
-/* May bodies a and b have touched at some instant from the update before the last to the
- * last col_world_update (both included), given their poses at those two updates? Uses
- * B's motion relative to A, swept as a convex hull (exact without rotation, widened by a
- * proven bound with rotation: see col_interframe_result and docs/lpip.md). Pairs with a
- * sphere, capsule or compound are answered from the two swept boxes only (may_have_touched
- * when they meet, exact false) until continuous collision covers them. Poses set since
- * the last update are not seen. Runs on the calling thread with scratch owned by the
- * world: must not overlap other calls on the same world. Errors: INVALID_ARGUMENT,
- * STALE_ID, SAME_BODY, OUT_OF_MEMORY. */
+/* Did bodies a and b touch at some instant from the update before the last to the last
+ * col_world_update (both included), given their poses at those two updates? Each body is
+ * taken to move between its two poses by the motion model of col_geometry_toi (position
+ * linear, orientation slerp on the shorter arc: docs/ccd.md), and the answer is that of
+ * the time of impact under it, for every kind of shape pair (hulls, spheres, capsules,
+ * compounds, meshes): may_have_touched is true if and only if a first contact in [0, 1]
+ * exists, except that a pass within the time of impact's distance tolerance of touching
+ * (1e-13 of the two bodies' size, convex pairs) counts as touching, and exact is false
+ * (and may_have_touched true) when the advancement reached its iteration cap
+ * (docs/ccd.md, "The swept test"). Poses set since the last update are not seen. Only
+ * reads the world and allocates nothing: it may run from several threads at once,
+ * between updates. Errors: INVALID_ARGUMENT, STALE_ID, SAME_BODY. */
 COL_API col_status col_query_interframe(const col_world *world, col_body_id a, col_body_id b,
                                         col_interframe_result *out);
 

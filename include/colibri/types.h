@@ -133,7 +133,7 @@ typedef struct col_world_def {
                                      fraction, and moves it only when the body's box leaves
                                      it: larger moves it less often but pairs more bodies.
                                      In [0, 10]; default 0 */
-    bool report_interframe;       /* also report the pairs that may have touched BETWEEN
+    bool report_interframe;       /* also report the pairs that touched BETWEEN
                                      updates (col_pair_events.interframe); default false */
     col_time_critical_def time_critical; /* estimated mesh-mesh answers (above); default off */
     int internal_cookie;          /* set by col_default_world_def(); do not touch */
@@ -201,10 +201,11 @@ typedef struct col_continuous_pair {
  * ended: pairs colliding at the previous update that are not now, including pairs whose
  *        body was removed or whose pair was disabled in between (their ids may be stale;
  *        the records still carry both bodies' user data);
- * interframe: with col_world_def.report_interframe, every pair whose bodies may have
- *        touched at some instant from the previous update to this one, both included
- *        (so every pair of `pairs` is in it), by the swept test of col_query_interframe;
- *        same order and filters as pairs. NULL and 0 without the option.
+ * interframe: with col_world_def.report_interframe, every pair whose bodies touched at
+ *        some instant from the previous update to this one, both included (so every
+ *        pair of `pairs` is in it, and of the previous update's unless a body was
+ *        removed), decided as col_query_interframe decides; same order and filters as
+ *        pairs. NULL and 0 without the option.
  * continuous: every pair with at least one continuous body (col_body_def.continuous)
  *        that shared a point at some instant from the previous update to this one, both
  *        included (so each such pair of `pairs` is in it, and each of the previous
@@ -225,20 +226,21 @@ typedef struct col_pair_events {
 
 /* What col_query_interframe found about two bodies moving from their poses at the
  * update before the last to their poses at the last update. The motion in between is
- * taken to be, for each body, a straight translation at constant velocity plus a
- * rotation about a fixed axis at a constant rate through the smaller angle (<= pi)
- * between the two orientations (what a world that sees two poses can assume). */
+ * taken to be, for each body, its position linear and its orientation slerped on the
+ * shorter arc (a rotation about a fixed axis at a constant rate through the smaller
+ * angle, <= pi): the motion model of the time of impact (docs/ccd.md), what a world that
+ * sees two poses can assume. */
 typedef struct col_interframe_result {
     bool may_have_touched; /* false: under that motion they never touched (a proof);
-                              true: they may have (certainly, when exact is true) */
-    bool exact;            /* neither body rotated (the swept volume is exact) and the
-                              answer is certified: may_have_touched is true iff they
-                              touched. False also within ~1e-9 of touching when the
-                              solver cannot certify a contact (then it answers true) */
-    double inflation;      /* length by which the relative swept volume of the whole
-                              interval was widened to cover rotation (docs/lpip.md gives
-                              the bound; halves of the interval, tried when it may have
-                              touched, use about a quarter); 0 when exact */
+                              true: they touched (or came within the time of impact's
+                              distance tolerance of touching: docs/ccd.md), unless exact
+                              is false */
+    bool exact;            /* the answer is certified; false only when the time of impact
+                              reached its iteration cap (may_have_touched is then true
+                              without a proof) */
+    double inflation;      /* always 0: nothing is widened (an earlier swept-hull test
+                              widened its volume to cover rotation); kept for source
+                              compatibility */
 } col_interframe_result;
 
 /* Counters of the last col_world_update (alloc_* cover the update call alone). */
