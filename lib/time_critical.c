@@ -44,12 +44,7 @@ void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const c
         else p.max_visits = 1;
     }
     col_adb_result r;
-    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, xa, &rb->geom->mesh, &rb->adb, xb, &p, cache, &r);
-    memset(res, 0, sizeof *res);
-    res->colliding = r.colliding;
-    res->axis = col_v3(1, 0, 0);
-    res->gap = 0.0; /* no certified gap: tested again next update */
-    res->iterations = r.visits;
+    col_mesh_mesh_adb_depth_first(&ra->geom->mesh, &ra->adb, xa, &rb->geom->mesh, &rb->adb, xb, &p, cache, &r, res);
     slot->estimated = r.exact ? 2 : 1;
     slot->probability = (float)r.probability;
 }

@@ -444,3 +444,71 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     out->visits = visits;
     out->collision_pairs = found;
 }
+
+/* ---- the depth-first variant (the exact query's order) ---- */
+
+typedef struct probe_ctx {
+    const col_mesh *a, *b;
+    const col_adb_tree *ta, *tb;
+    double M[9], t[3];
+    double p_min, budget, t0, best;
+    int k_min, max_visits, visits, found;
+    bool out_of_budget;
+} probe_ctx;
+
+static bool adb_probe(void *ctx, int32_t ia, int32_t ib, int32_t depth)
+{
+    probe_ctx *c = ctx;
+    c->visits++;
+    /* the estimate is at most the depth factor: below p_min it cannot count, and the
+     * table is not consulted (the pairs near the roots) */
+    const double f = depth_factor(depth);
+    double p = f >= c->p_min ? col_adb_pair_probability(c->a, c->ta, ia, c->b, c->tb, ib, c->M, c->t) * f : 0.0;
+    if (p > c->best) c->best = p;
+    if (p >= c->p_min && ++c->found >= c->k_min) return true;
+    if ((c->max_visits > 0 && c->visits >= c->max_visits) ||
+        (c->budget > 0 && (c->visits & 31) == 31 && now_s() - c->t0 > c->budget)) {
+        c->out_of_budget = true;
+        return true;
+    }
+    return false;
+}
+
+void col_mesh_mesh_adb_depth_first(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
+                                   const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
+                                   col_mesh_cache *cache, col_adb_result *out, col_np_result *np)
+{
+    probe_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.b = b;
+    c.ta = ta;
+    c.tb = tb;
+    const double *Ra = xa->R.m, *Rb = xb->R.m;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) c.M[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
+    const col_vec3 d = col_sub(xb->p, xa->p);
+    for (int i = 0; i < 3; i++) c.t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
+    const bool valid = col_adb_params_valid(params);
+    c.p_min = valid ? params->p_min : 2.0; /* invalid: never estimate */
+    c.k_min = valid ? params->k_min : INT_MAX;
+    c.max_visits = valid ? params->max_visits : 0;
+    c.budget = valid ? params->time_budget : 0;
+    c.t0 = c.budget > 0 ? now_s() : 0;
+    memset(out, 0, sizeof *out);
+    bool decided = col_mesh_mesh_query_probe(a, xa, b, xb, cache, adb_probe, &c, np);
+    out->visits = np->iterations;
+    out->collision_pairs = c.found;
+    if (decided) {
+        out->colliding = np->colliding;
+        out->exact = true;
+        out->probability = np->colliding ? 1.0 : 0.0;
+        return;
+    }
+    /* stopped: k_min collision node pairs, or out of budget with one or more */
+    out->colliding = c.found > 0;
+    out->exact = false;
+    out->probability = c.best;
+    np->colliding = out->colliding;
+    np->gap = 0.0; /* no certified gap: tested again next update */
+}

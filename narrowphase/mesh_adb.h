@@ -53,6 +53,16 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
                        const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
                        col_mesh_cache *cache, col_adb_result *out);
 
+/* The same estimate and stopping rule in the exact query's depth-first order, through
+ * col_mesh_mesh_query_probe: its culls, witness and nearest-child-first descent, and a
+ * pair decided exactly carries the exact query's certified gap (np: col_mesh_mesh_query's
+ * answer when out->exact, else colliding as estimated with gap 0), so it costs the exact
+ * query plus one probability per split node pair, and stops sooner when k_min of them
+ * reach p_min (docs/adb.md "Two orders"). */
+void col_mesh_mesh_adb_depth_first(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
+                                   const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
+                                   col_mesh_cache *cache, col_adb_result *out, col_np_result *np);
+
 /* The probability estimate of one node pair (exposed for tests): a's node ia, b's node ib,
  * with b's local frame carried into a's by y -> M y + t (M row-major). */
 double col_adb_pair_probability(const col_mesh *a, const col_adb_tree *ta, int ia, const col_mesh *b,
