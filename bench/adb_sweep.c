@@ -2,7 +2,7 @@
 /* adb-sweep: the experiment of Klein & Zachmann (VMV 2003, section 5) on our machine
  * (docs/adb.md): two copies of one mesh, one moved through the other along a distance
  * sweep, many random orientations; per (p_min, k_min) setting, the time per query of the
- * ADB-tree traversal (narrowphase/mesh_adb.h) against the exact traversal
+ * ADB-tree traversal (ccd/mesh_adb.h) against the exact traversal
  * (col_mesh_mesh_query, no cache) of the same meshes, and the error rates judged by the
  * exact answer: false "colliding" and false "apart", as a share of all queries.
  *
@@ -26,7 +26,7 @@
 #include "lib/core/alloc.h"
 #include "lib/core/geometry.h"
 #include "lib/core/mesh.h"
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 #include "narrowphase/mesh_collide.h"
 #ifdef ADB_SWEEP_IO
 #include "colibri/io.h"

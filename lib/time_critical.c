@@ -10,7 +10,7 @@
 #include "broadphase/sap.h"
 #include "lib/pair_cache.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 
 bool col_time_critical_def_valid(const col_time_critical_def *d, bool with_budget)
 {
@@ -107,7 +107,8 @@ col_status col_body_collide_time_critical(col_world *world, col_body_id a, col_b
     const col_xform xa = col_xform_from_transform(ba->pose), xb = col_xform_from_transform(bb->pose);
     col_adb_params p = {def->p_min, def->k_min, def->max_node_pairs, 0.0};
     col_adb_result r;
-    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, NULL, &r);
+    col_np_result np;
+    col_mesh_mesh_adb_depth_first(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, NULL, &r, &np);
     out->tested = true;
     out->colliding = r.colliding;
     out->exact = r.exact;

@@ -15,8 +15,8 @@
  * equals col_mesh_mesh_query's (tests/test_adb.c checks it). No allocation: the heap is a
  * fixed array; a pair that does not fit is decided on the spot by an exact depth-first
  * traversal of its subtrees (exactness kept, order lost). */
-#ifndef COLIBRI_NARROWPHASE_MESH_ADB_H
-#define COLIBRI_NARROWPHASE_MESH_ADB_H
+#ifndef COLIBRI_CCD_MESH_ADB_H
+#define COLIBRI_CCD_MESH_ADB_H
 
 #include <stdbool.h>
 

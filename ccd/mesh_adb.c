@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The ADB-tree traversal (narrowphase/mesh_adb.h, docs/adb.md).
+/* The ADB-tree traversal (ccd/mesh_adb.h, docs/adb.md).
  *
  * The estimate of a node pair (the paper's section 3): the intersection of a's box with
  * b's box carried into a's frame (its axis-aligned hull there) has volume V. The coarser
@@ -15,7 +15,7 @@
  * the test and of the world vertices (a few units of 2^-53 of that size,
  * narrowphase/mesh_collide.c proves the bounds): so a dropped pair holds no meeting
  * triangles, and every answer "apart" rests on exact triangle tests only. */
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 
 #include <float.h>
 #include <limits.h>
