@@ -28,7 +28,7 @@
 typedef struct col_adb_params {
     double p_min;       /* (0, 1]: a node pair at least this probable is a collision node pair */
     int k_min;          /* >= 1: collision node pairs that make an estimated "colliding" */
-    int max_visits;     /* node pairs visited before giving up (0: no limit) */
+    int max_visits;     /* node pairs visited (depth-first: split) before giving up (0: no limit) */
     double time_budget; /* seconds (0: none); checked every 32 node pairs */
 } col_adb_params;
 
