@@ -352,6 +352,16 @@ static bool offer(adb_ctx *x, int32_t ia, int32_t ib, int32_t depth, int *visits
     return false;
 }
 
+/* b's local frame into a's: M = Ra^T Rb (row-major), t = Ra^T (pb - pa) */
+static void rel_frame(const col_xform *xa, const col_xform *xb, double M[9], double t[3])
+{
+    const double *Ra = xa->R.m, *Rb = xb->R.m;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) M[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
+    const col_vec3 d = col_sub(xb->p, xa->p);
+    for (int i = 0; i < 3; i++) t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
+}
+
 void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
                        const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
                        col_mesh_cache *cache, col_adb_result *out)
@@ -366,15 +376,8 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     x.seq = 0;
     x.n = 0;
     for (int i = 0; i < TRI_CACHE; i++) x.wa[i].k = x.wb[i].k = -1;
-    /* b's local frame into a's: M = Ra^T Rb, t = Ra^T (pb - pa) */
-    const double *Ra = xa->R.m, *Rb = xb->R.m;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            x.M[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
-            x.Mabs[3 * i + j] = fabs(x.M[3 * i + j]);
-        }
-    const col_vec3 d = col_sub(xb->p, xa->p);
-    for (int i = 0; i < 3; i++) x.t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
+    rel_frame(xa, xb, x.M, x.t);
+    for (int e = 0; e < 9; e++) x.Mabs[e] = fabs(x.M[e]);
     double S = mesh_extent(a) + mesh_extent(b) + col_max_abs(xa->p) + col_max_abs(xb->p);
     x.slack = 1e-9 * S;
     x.hit_a = x.hit_b = -1;
@@ -484,11 +487,7 @@ void col_mesh_mesh_adb_depth_first(const col_mesh *a, const col_adb_tree *ta, co
     c.b = b;
     c.ta = ta;
     c.tb = tb;
-    const double *Ra = xa->R.m, *Rb = xb->R.m;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) c.M[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
-    const col_vec3 d = col_sub(xb->p, xa->p);
-    for (int i = 0; i < 3; i++) c.t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
+    rel_frame(xa, xb, c.M, c.t);
     const bool valid = col_adb_params_valid(params);
     c.p_min = valid ? params->p_min : 2.0; /* invalid: never estimate */
     c.k_min = valid ? params->k_min : INT_MAX;
