@@ -2,7 +2,7 @@
 /* adb-sweep: the experiment of Klein & Zachmann (VMV 2003, section 5) on our machine
  * (docs/adb.md): two copies of one mesh, one moved through the other along a distance
  * sweep, many random orientations; per (p_min, k_min) setting, the time per query of the
- * ADB-tree traversal (narrowphase/mesh_adb.h) against the exact traversal
+ * ADB-tree traversal (ccd/mesh_adb.h) against the exact traversal
  * (col_mesh_mesh_query, no cache) of the same meshes, and the error rates judged by the
  * exact answer: false "colliding" and false "apart", as a share of all queries.
  *
@@ -26,7 +26,7 @@
 #include "lib/core/alloc.h"
 #include "lib/core/geometry.h"
 #include "lib/core/mesh.h"
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 #include "narrowphase/mesh_collide.h"
 #ifdef ADB_SWEEP_IO
 #include "colibri/io.h"
@@ -101,7 +101,7 @@ typedef struct setting {
     int k;
 } setting;
 
-static void run(const char *name, const col_mesh *m, int n, double area, const setting *set, int nset)
+static void run(const char *name, const col_mesh *m, int n, double area, const setting *set, int nset, bool depth_first)
 {
     col_adb_tree tree;
     double t0 = cpu_ms();
@@ -153,7 +153,12 @@ static void run(const char *name, const col_mesh *m, int n, double area, const s
         t0 = cpu_ms();
         for (int i = 0; i < n; i++) {
             col_adb_result r;
-            col_mesh_mesh_adb(m, &tree, &xa, m, &tree, &xb[i], &p, NULL, &r);
+            if (depth_first) {
+                col_np_result np;
+                col_mesh_mesh_adb_depth_first(m, &tree, &xa, m, &tree, &xb[i], &p, NULL, &r, &np);
+            } else {
+                col_mesh_mesh_adb(m, &tree, &xa, m, &tree, &xb[i], &p, NULL, &r);
+            }
             fp += r.colliding && !truth[i];
             fn += !r.colliding && truth[i];
             est += !r.exact;
@@ -172,6 +177,7 @@ int main(int argc, char **argv)
 {
     int n = 2000, knot = 20000;
     double area = COL_ADB_AREA_FACTOR_DEFAULT;
+    bool depth_first = false;
     const char *model = NULL, *sets = "0.9,1;0.99,1;0.99,5;0.99,10;0.999,10;0.999,30";
     rng = 1;
     col_alloc_init(&heap, NULL);
@@ -186,10 +192,12 @@ int main(int argc, char **argv)
             model = argv[++i];
         else if (strcmp(argv[i], "--area") == 0 && i + 1 < argc)
             area = atof(argv[++i]);
+        else if (strcmp(argv[i], "--order") == 0 && i + 1 < argc && (strcmp(argv[i + 1], "best") == 0 || strcmp(argv[i + 1], "depth") == 0))
+            depth_first = strcmp(argv[++i], "depth") == 0;
         else if (strcmp(argv[i], "--settings") == 0 && i + 1 < argc)
             sets = argv[++i];
         else
-            die("usage: adb-sweep [--model PATH | --knot TRIS] [--queries N] [--seed S] [--area F] [--settings P,K;...]");
+            die("usage: adb-sweep [--model PATH | --knot TRIS] [--queries N] [--seed S] [--area F] [--order best|depth] [--settings P,K;...]");
     }
     if (n < 1) die("--queries must be positive");
     setting set[32];
@@ -203,14 +211,15 @@ int main(int argc, char **argv)
         c = *e == ';' ? e + 1 : e;
         if (*e != ';' && *e != '\0') die("--settings: P,K;P,K;...");
     }
-    printf("adb-sweep: seed %" PRIu64 ", %d queries, area factor %g\n", rng, n, area);
+    printf("adb-sweep: seed %" PRIu64 ", %d queries, area factor %g, %s order\n", rng, n, area,
+           depth_first ? "depth-first (the exact query's)" : "best-first (the paper's)");
     col_mesh m;
     if (model == NULL) {
         scene_mesh sm = {0};
         if (!scene_mesh_torusknot(&sm, knot, 0, 0.16)) die("out of memory");
         unit_mesh(sm.v, sm.nv, sm.t, sm.nt, &m);
         scene_mesh_free(&sm);
-        run("torusknot", &m, n, area, set, nset);
+        run("torusknot", &m, n, area, set, nset, depth_first);
     } else {
 #ifdef ADB_SWEEP_IO
         col_io_load_def ld = col_default_io_load_def();
@@ -219,7 +228,7 @@ int main(int argc, char **argv)
         unit_mesh(g->mesh.vertices, g->mesh.vertex_count, g->mesh.tris, g->mesh.triangle_count, &m);
         col_geometry_destroy(g);
         const char *base = strrchr(model, '/');
-        run(base != NULL ? base + 1 : model, &m, n, area, set, nset);
+        run(base != NULL ? base + 1 : model, &m, n, area, set, nset, depth_first);
 #else
         die("--model needs colibri-io");
 #endif

@@ -118,6 +118,7 @@ typedef struct results {
     double *rays_sync_ms;    /* --rays: per frame, the query tree's sync alone */
     double *rays_cpu_ms;     /* --rays: per frame, the thread's CPU time of sync and casts */
     int rays;
+    double cpu_ms;           /* the timed frames' CPU time of this thread, summed (colibri engine) */
 } results;
 
 static void usage(FILE *out)
@@ -393,6 +394,15 @@ static int64_t now_ns(void)
 }
 
 static double ms_since(int64_t t0) { return (double)(now_ns() - t0) * 1e-6; }
+
+/* This thread's CPU nanoseconds: with one thread, the frame's work without the time the
+ * shared machine gives to others (docs/adb.md compares runs by it). */
+static int64_t cpu_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
 
 /* Prints a failed col_* call with the world's own sentence about it; false for chaining. */
 static bool col_failed(const col_world *world, col_status st, const char *what)
@@ -711,7 +721,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
     }
 
     for (int f = 0; f < res->frames; f++) {
-        int64_t t0 = now_ns();
+        int64_t t0 = now_ns(), c0 = cpu_ns();
         /* The poses of every body (docs/scenes.md, "The motion"), evaluated and checked on the
          * world's workers: item b is scene body b. */
         pose_ctx pc = {sc, moving, f};
@@ -769,6 +779,7 @@ static bool run_world(const bench_scene *sc, const options *o, col_world *world,
         res->hash = fold_frame(res->hash, f, frame_pairs);
         res->pairs += frame_pairs->n;
         res->frame_ms[f] = ms_since(t0);
+        res->cpu_ms += (double)(cpu_ns() - c0) * 1e-6;
 
         /* Instrumentation and output stay outside the timed region. */
         col_counters c;
@@ -959,6 +970,7 @@ static bool print_report(const char *scene_name, const char *engine, const char 
            percentile(sorted, res->frames, 0.5), percentile(sorted, res->frames, 0.99),
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
            res->speeds, res->stalls, res->woken_early);
+    if (res->cpu_ms > 0) printf(" frame_cpu_ms_mean=%.4f", res->cpu_ms / res->frames);
     if (res->rays > 0)
         printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f rays_cpu_ms_median=%.4f", res->rays, rays_med,
                sync_med, cpu_med);

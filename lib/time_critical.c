@@ -10,7 +10,7 @@
 #include "broadphase/sap.h"
 #include "lib/pair_cache.h"
 #include "narrowphase/backend.h"
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 
 bool col_time_critical_def_valid(const col_time_critical_def *d, bool with_budget)
 {
@@ -44,12 +44,7 @@ void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const c
         else p.max_visits = 1;
     }
     col_adb_result r;
-    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, xa, &rb->geom->mesh, &rb->adb, xb, &p, cache, &r);
-    memset(res, 0, sizeof *res);
-    res->colliding = r.colliding;
-    res->axis = col_v3(1, 0, 0);
-    res->gap = 0.0; /* no certified gap: tested again next update */
-    res->iterations = r.visits;
+    col_mesh_mesh_adb_depth_first(&ra->geom->mesh, &ra->adb, xa, &rb->geom->mesh, &rb->adb, xb, &p, cache, &r, res);
     slot->estimated = r.exact ? 2 : 1;
     slot->probability = (float)r.probability;
 }
@@ -112,7 +107,8 @@ col_status col_body_collide_time_critical(col_world *world, col_body_id a, col_b
     const col_xform xa = col_xform_from_transform(ba->pose), xb = col_xform_from_transform(bb->pose);
     col_adb_params p = {def->p_min, def->k_min, def->max_node_pairs, 0.0};
     col_adb_result r;
-    col_mesh_mesh_adb(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, NULL, &r);
+    col_np_result np;
+    col_mesh_mesh_adb_depth_first(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, NULL, &r, &np);
     out->tested = true;
     out->colliding = r.colliding;
     out->exact = r.exact;

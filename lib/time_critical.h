@@ -27,7 +27,7 @@ static inline bool col_time_critical_applies(const col_world *w, const col_shape
 }
 
 /* The frame's pair test in the mode: the answer into *res (gap 0: never put to sleep) and
- * the estimate into the slot; cache: the pair's witness (narrowphase/mesh_adb.h). deadline: the monotonic clock's seconds at which the
+ * the estimate into the slot; cache: the pair's witness (ccd/mesh_adb.h). deadline: the monotonic clock's seconds at which the
  * update's budget runs out (0: none). */
 void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const col_xform *xa, const col_shape_rec *rb,
                             const col_xform *xb, double deadline, struct col_mesh_cache *cache,

@@ -29,6 +29,7 @@
 #include <float.h>
 #include <limits.h>
 #include <math.h>
+#include <string.h>
 
 #include "narrowphase/mesh_bv_bound.h"
 #include "narrowphase/tri_tri.h"
@@ -479,6 +480,9 @@ typedef struct mm_ctx {
     int npending;
     bool tris_ready;
     col_mesh_cull cull;
+    col_mesh_probe probe; /* NULL: none (col_mesh_mesh_query_probe) */
+    void *probe_ctx;
+    bool probe_stopped;
     col_bv_frame bvf; /* the fitted boxes' frame (cull OBB or BOTH) */
     world_tri ta[TRI_CACHE], tb[TRI_CACHE];
 } mm_ctx;
@@ -681,10 +685,11 @@ static inline double mm_node_gap(const mm_ctx *x, int32_t ia, int32_t ib)
  * the two pushed: depth_a + depth_b <= 2 COL_MESH_MAX_DEPTH entries. */
 static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
 {
-    int32_t stack[2 * COL_MESH_MAX_DEPTH + 2][2];
+    int32_t stack[2 * COL_MESH_MAX_DEPTH + 2][3]; /* a's node, b's node, the pair's depth */
     int sp = 0;
     stack[sp][0] = 0;
-    stack[sp++][1] = 0;
+    stack[sp][1] = 0;
+    stack[sp++][2] = 0;
     while (sp > 0) {
         sp--;
         const col_mesh_node *na = &x->a->nodes[stack[sp][0]], *nb = &x->b->nodes[stack[sp][1]];
@@ -702,6 +707,11 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
             if (mm_leaves(x, na, nb, ka, kb)) return true;
             continue;
         }
+        const int32_t dchild = stack[sp][2] + 1;
+        if (x->probe != NULL && x->probe(x->probe_ctx, stack[sp][0], stack[sp][1], dchild - 1)) {
+            x->probe_stopped = true;
+            return false;
+        }
         /* The child nearer the other node is popped first (pushed last): a colliding pair
          * is usually found sooner; a separated one visits the same pairs either way. */
         int32_t ia = stack[sp][0], ib = stack[sp][1];
@@ -710,17 +720,21 @@ static bool mm_traverse(mm_ctx *x, int *ka, int *kb)
             int near = col_len2(col_sub(node_center(&x->a->nodes[na->child + 1]), cb)) <
                        col_len2(col_sub(node_center(&x->a->nodes[na->child]), cb));
             stack[sp][0] = na->child + !near;
-            stack[sp++][1] = ib;
+            stack[sp][1] = ib;
+            stack[sp++][2] = dchild;
             stack[sp][0] = na->child + near;
-            stack[sp++][1] = ib;
+            stack[sp][1] = ib;
+            stack[sp++][2] = dchild;
         } else {
             const col_vec3 ca = mm_to_b(x, node_center(na));
             int near = col_len2(col_sub(node_center(&x->b->nodes[nb->child + 1]), ca)) <
                        col_len2(col_sub(node_center(&x->b->nodes[nb->child]), ca));
             stack[sp][0] = ia;
-            stack[sp++][1] = nb->child + !near;
+            stack[sp][1] = nb->child + !near;
+            stack[sp++][2] = dchild;
             stack[sp][0] = ia;
-            stack[sp++][1] = nb->child + near;
+            stack[sp][1] = nb->child + near;
+            stack[sp++][2] = dchild;
         }
     }
     return false;
@@ -767,8 +781,26 @@ void col_mesh_mesh_query(const col_mesh *a, const col_xform *xa, const col_mesh 
     col_mesh_mesh_query_cull(a, xa, b, xb, cache, COL_MESH_CULL_BOTH, out);
 }
 
+static bool mm_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                     col_mesh_cache *cache, col_mesh_cull cull, col_mesh_probe probe, void *probe_ctx,
+                     col_np_result *out);
+
 void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                               col_mesh_cache *cache, col_mesh_cull cull, col_np_result *out)
+{
+    mm_query(a, xa, b, xb, cache, cull, NULL, NULL, out);
+}
+
+bool col_mesh_mesh_query_probe(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                               col_mesh_cache *cache, col_mesh_probe probe, void *probe_ctx, col_np_result *out)
+{
+    return mm_query(a, xa, b, xb, cache, COL_MESH_CULL_BOTH, probe, probe_ctx, out);
+}
+
+/* The query; false when the probe stopped it (out then holds only the visits). */
+static bool mm_query(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                     col_mesh_cache *cache, col_mesh_cull cull, col_mesh_probe probe, void *probe_ctx,
+                     col_np_result *out)
 {
     mm_ctx x;
     x.a = a;
@@ -780,12 +812,15 @@ void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_
     x.npending = 0;
     x.tris_ready = false;
     x.cull = cull;
+    x.probe = probe;
+    x.probe_ctx = probe_ctx;
+    x.probe_stopped = false;
     int ka = -1, kb = -1;
     if (cache != NULL && mm_witness(&x, cache, &ka, &kb)) {
         cache->tri_a = ka;
         cache->tri_b = kb;
         finish_colliding(out, 0);
-        return;
+        return true;
     }
     mm_setup(&x);
     if (cull != COL_MESH_CULL_AABB) col_bv_frame_setup(&x.bvf, a, xa, b, xb);
@@ -795,11 +830,19 @@ void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_
             cache->tri_b = kb;
         }
         finish_colliding(out, x.visits);
-        return;
+        return true;
+    }
+    if (x.probe_stopped) {
+        /* undecided: the witness stays (the caller's estimate says nothing of it) */
+        memset(out, 0, sizeof *out);
+        out->axis = col_v3(1, 0, 0);
+        out->iterations = x.visits;
+        return false;
     }
     mm_flush_pending(&x);
     /* apart: the witness is stale, and trying its window each time would cost a separated
      * pair (most pairs, most frames) more than it saves when the pair meets again */
     if (cache != NULL) col_mesh_cache_init(cache);
     finish_separated(out, x.gap, x.visits);
+    return true;
 }

@@ -13,6 +13,7 @@
 #ifndef COLIBRI_NARROWPHASE_MESH_COLLIDE_H
 #define COLIBRI_NARROWPHASE_MESH_COLLIDE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "lib/core/mesh.h"
@@ -50,5 +51,17 @@ typedef enum col_mesh_cull { COL_MESH_CULL_AABB, COL_MESH_CULL_OBB, COL_MESH_CUL
 /* col_mesh_mesh_query with the node test chosen. */
 void col_mesh_mesh_query_cull(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
                               col_mesh_cache *cache, col_mesh_cull cull, col_np_result *out);
+
+/* A node-pair probe (the time-critical mode, docs/adb.md): called with every node pair the
+ * mesh-mesh traversal neither culls nor decides as two leaves, before it is split, with
+ * its depth (a's node's plus b's, the root pair 0); returning true stops the query. */
+typedef bool (*col_mesh_probe)(void *ctx, int32_t node_a, int32_t node_b, int32_t depth);
+
+/* col_mesh_mesh_query (the same order, culls, witness and gap) with a probe. Returns true
+ * when the query was decided (out as col_mesh_mesh_query's), false when the probe stopped
+ * it first: then out holds only iterations (the node pairs visited), and the cache is
+ * left as it was. */
+bool col_mesh_mesh_query_probe(const col_mesh *a, const col_xform *xa, const col_mesh *b, const col_xform *xb,
+                               col_mesh_cache *cache, col_mesh_probe probe, void *probe_ctx, col_np_result *out);
 
 #endif

@@ -33,7 +33,7 @@
 #include "lib/core/adb_tree.h"
 #include "lib/core/alloc.h"
 #include "lib/core/mesh.h"
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 #include "narrowphase/mesh_collide.h"
 #include "narrowphase/tri_tri.h"
 
@@ -172,6 +172,13 @@ static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint6
             fprintf(stderr, "query %d: adb %d (exact %d), truth %d\n", q, r.colliding, r.exact, truth);
             fail();
         }
+        /* the depth-first variant: the same answer, and the exact query's own result
+         * (its certified gap included) */
+        col_np_result np, e;
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &exact, NULL, &r, &np);
+        col_mesh_mesh_query(&ma, &xa, &mb, &xb, NULL, &e);
+        assert_true(r.colliding == truth && r.exact);
+        assert_true(np.colliding == e.colliding && np.gap == e.gap && np.iterations == e.iterations);
         hits += truth;
         /* the same query with b and a swapped */
         col_mesh_mesh_adb(&mb, &tb, &xb, &ma, &ta, &xa, &exact, NULL, &r);
@@ -221,6 +228,25 @@ static void budget_estimates(void **state)
     const col_xform far = col_xform_from_transform((col_transform){col_v3(5, 0, 0), {0, 0, 0, 1}});
     col_mesh_mesh_adb(&m, &t, &id, &m, &t, &far, &p, NULL, &r);
     assert_true(r.exact && !r.colliding && r.probability == 0);
+    /* the depth-first variant: the same two cases (its stop needs a depth whose factor
+     * reaches p_min, so one visit cannot estimate: the budget is 8 there), and an
+     * estimate at k_min collision pairs leaves the witness as it was */
+    col_np_result np;
+    p.max_visits = 8;
+    col_mesh_mesh_adb_depth_first(&m, &t, &id, &m, &t, &id, &p, NULL, &r, &np);
+    assert_false(r.exact);
+    assert_true(r.visits <= 8 && np.gap == 0);
+    p.max_visits = 0;
+    p.k_min = 1;
+    /* a witness far apart in leaf order (its window does not meet) */
+    col_mesh_cache cache = {0, m.triangle_count - 1};
+    col_mesh_mesh_adb_depth_first(&m, &t, &id, &m, &t, &id, &p, &cache, &r, &np);
+    /* the same pose: every triangle meets its copy, so the nearest-first descent may
+     * find a meeting pair before a collision node pair; either answer says colliding */
+    assert_true(r.colliding && np.colliding && np.gap == 0);
+    if (!r.exact) assert_true(cache.tri_a == 0 && cache.tri_b == m.triangle_count - 1 && r.collision_pairs == 1 && r.probability >= 0.99);
+    col_mesh_mesh_adb_depth_first(&m, &t, &id, &m, &t, &far, &p, NULL, &r, &np);
+    assert_true(r.exact && !r.colliding && r.probability == 0 && np.gap > 0);
     col_adb_tree_free(&g_alloc, &t);
     col_mesh_free(&g_alloc, &m);
 }

@@ -81,14 +81,15 @@ typedef enum col_schedule {
  * app's task system (enqueue_task and finish_task both set). Results are identical for
  * every worker count. */
 /* The time-critical mode for pairs of two meshes (docs/adb.md; Klein & Zachmann,
- * "ADB-Trees", VMV 2003): instead of the exact traversal, node pairs are visited most
- * probable first and the pair is reported colliding once k_min node pairs reach the
- * probability p_min, or when a budget runs out, without proof: an ESTIMATE, which can be
- * wrong (docs/adb.md measures how often). A triangle pair found meeting, or a traversal
- * that runs to its end, gives an exact answer as usual. Off by default: then nothing
- * changes. Each mesh shape gets 1 byte a node of extra data (col_shape_info.adb_bytes).
- * Fill with col_default_time_critical_def(). Estimated-apart and exact-apart mesh pairs
- * in this mode are tested again every update (the traversal certifies no gap to sleep on). */
+ * "ADB-Trees", VMV 2003): the exact traversal estimates, for each node pair it splits,
+ * the probability that the two nodes' triangles meet, and the pair is reported colliding
+ * once k_min node pairs reach the probability p_min, or when a budget runs out, without
+ * proof: an ESTIMATE, which can be wrong (docs/adb.md measures how often). A triangle
+ * pair found meeting, or a traversal that runs to its end, gives the exact answer as
+ * usual (an exact "apart" with its certified gap, so the pair may sleep). Off by default:
+ * then nothing changes. Each mesh shape gets 1 byte a node of extra data
+ * (col_shape_info.adb_bytes). Fill with col_default_time_critical_def(). Estimated
+ * answers have no gap: those pairs are tested again every update. */
 typedef struct col_time_critical_def {
     bool enabled;          /* default false: every answer exact */
     double p_min;          /* in (0, 1]; default 0.99 */
@@ -98,7 +99,8 @@ typedef struct col_time_critical_def {
                               stops after its first node pair); 0: none (default). With a
                               budget the answers depend on timing; without one they are
                               deterministic */
-    int max_node_pairs;    /* per pair query; 0: no limit (default) */
+    int max_node_pairs;    /* node pairs split per pair query before it gives up with an
+                              estimate; 0: no limit (default) */
     int internal_cookie;   /* set by col_default_time_critical_def(); do not touch */
 } col_time_critical_def;
 

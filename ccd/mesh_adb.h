@@ -15,8 +15,8 @@
  * equals col_mesh_mesh_query's (tests/test_adb.c checks it). No allocation: the heap is a
  * fixed array; a pair that does not fit is decided on the spot by an exact depth-first
  * traversal of its subtrees (exactness kept, order lost). */
-#ifndef COLIBRI_NARROWPHASE_MESH_ADB_H
-#define COLIBRI_NARROWPHASE_MESH_ADB_H
+#ifndef COLIBRI_CCD_MESH_ADB_H
+#define COLIBRI_CCD_MESH_ADB_H
 
 #include <stdbool.h>
 
@@ -28,7 +28,7 @@
 typedef struct col_adb_params {
     double p_min;       /* (0, 1]: a node pair at least this probable is a collision node pair */
     int k_min;          /* >= 1: collision node pairs that make an estimated "colliding" */
-    int max_visits;     /* node pairs visited before giving up (0: no limit) */
+    int max_visits;     /* node pairs visited (depth-first: split) before giving up (0: no limit) */
     double time_budget; /* seconds (0: none); checked every 32 node pairs */
 } col_adb_params;
 
@@ -52,6 +52,16 @@ bool col_adb_params_valid(const col_adb_params *p);
 void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
                        const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
                        col_mesh_cache *cache, col_adb_result *out);
+
+/* The same estimate and stopping rule in the exact query's depth-first order, through
+ * col_mesh_mesh_query_probe: its culls, witness and nearest-child-first descent, and a
+ * pair decided exactly carries the exact query's certified gap (np: col_mesh_mesh_query's
+ * answer when out->exact, else colliding as estimated with gap 0), so it costs the exact
+ * query plus one probability per split node pair, and stops sooner when k_min of them
+ * reach p_min (docs/adb.md "Two orders"). */
+void col_mesh_mesh_adb_depth_first(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
+                                   const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
+                                   col_mesh_cache *cache, col_adb_result *out, col_np_result *np);
 
 /* The probability estimate of one node pair (exposed for tests): a's node ia, b's node ib,
  * with b's local frame carried into a's by y -> M y + t (M row-major). */

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The ADB-tree traversal (narrowphase/mesh_adb.h, docs/adb.md).
+/* The ADB-tree traversal (ccd/mesh_adb.h, docs/adb.md).
  *
  * The estimate of a node pair (the paper's section 3): the intersection of a's box with
  * b's box carried into a's frame (its axis-aligned hull there) has volume V. The coarser
@@ -15,7 +15,7 @@
  * the test and of the world vertices (a few units of 2^-53 of that size,
  * narrowphase/mesh_collide.c proves the bounds): so a dropped pair holds no meeting
  * triangles, and every answer "apart" rests on exact triangle tests only. */
-#include "narrowphase/mesh_adb.h"
+#include "ccd/mesh_adb.h"
 
 #include <float.h>
 #include <limits.h>
@@ -352,6 +352,16 @@ static bool offer(adb_ctx *x, int32_t ia, int32_t ib, int32_t depth, int *visits
     return false;
 }
 
+/* b's local frame into a's: M = Ra^T Rb (row-major), t = Ra^T (pb - pa) */
+static void rel_frame(const col_xform *xa, const col_xform *xb, double M[9], double t[3])
+{
+    const double *Ra = xa->R.m, *Rb = xb->R.m;
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 3; j++) M[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
+    const col_vec3 d = col_sub(xb->p, xa->p);
+    for (int i = 0; i < 3; i++) t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
+}
+
 void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
                        const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
                        col_mesh_cache *cache, col_adb_result *out)
@@ -366,15 +376,8 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     x.seq = 0;
     x.n = 0;
     for (int i = 0; i < TRI_CACHE; i++) x.wa[i].k = x.wb[i].k = -1;
-    /* b's local frame into a's: M = Ra^T Rb, t = Ra^T (pb - pa) */
-    const double *Ra = xa->R.m, *Rb = xb->R.m;
-    for (int i = 0; i < 3; i++)
-        for (int j = 0; j < 3; j++) {
-            x.M[3 * i + j] = Ra[i] * Rb[j] + Ra[3 + i] * Rb[3 + j] + Ra[6 + i] * Rb[6 + j];
-            x.Mabs[3 * i + j] = fabs(x.M[3 * i + j]);
-        }
-    const col_vec3 d = col_sub(xb->p, xa->p);
-    for (int i = 0; i < 3; i++) x.t[i] = Ra[i] * d.x + Ra[3 + i] * d.y + Ra[6 + i] * d.z;
+    rel_frame(xa, xb, x.M, x.t);
+    for (int e = 0; e < 9; e++) x.Mabs[e] = fabs(x.M[e]);
     double S = mesh_extent(a) + mesh_extent(b) + col_max_abs(xa->p) + col_max_abs(xb->p);
     x.slack = 1e-9 * S;
     x.hit_a = x.hit_b = -1;
@@ -443,4 +446,68 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     out->probability = hit ? 1.0 : 0.0;
     out->visits = visits;
     out->collision_pairs = found;
+}
+
+/* ---- the depth-first variant (the exact query's order) ---- */
+
+typedef struct probe_ctx {
+    const col_mesh *a, *b;
+    const col_adb_tree *ta, *tb;
+    double M[9], t[3];
+    double p_min, budget, t0, best;
+    int k_min, max_visits, visits, found;
+    bool out_of_budget;
+} probe_ctx;
+
+static bool adb_probe(void *ctx, int32_t ia, int32_t ib, int32_t depth)
+{
+    probe_ctx *c = ctx;
+    c->visits++;
+    /* the estimate is at most the depth factor: below p_min it cannot count, and the
+     * table is not consulted (the pairs near the roots) */
+    const double f = depth_factor(depth);
+    double p = f >= c->p_min ? col_adb_pair_probability(c->a, c->ta, ia, c->b, c->tb, ib, c->M, c->t) * f : 0.0;
+    if (p > c->best) c->best = p;
+    if (p >= c->p_min && ++c->found >= c->k_min) return true;
+    if ((c->max_visits > 0 && c->visits >= c->max_visits) ||
+        (c->budget > 0 && (c->visits & 31) == 31 && now_s() - c->t0 > c->budget)) {
+        c->out_of_budget = true;
+        return true;
+    }
+    return false;
+}
+
+void col_mesh_mesh_adb_depth_first(const col_mesh *a, const col_adb_tree *ta, const col_xform *xa, const col_mesh *b,
+                                   const col_adb_tree *tb, const col_xform *xb, const col_adb_params *params,
+                                   col_mesh_cache *cache, col_adb_result *out, col_np_result *np)
+{
+    probe_ctx c;
+    memset(&c, 0, sizeof c);
+    c.a = a;
+    c.b = b;
+    c.ta = ta;
+    c.tb = tb;
+    rel_frame(xa, xb, c.M, c.t);
+    const bool valid = col_adb_params_valid(params);
+    c.p_min = valid ? params->p_min : 2.0; /* invalid: never estimate */
+    c.k_min = valid ? params->k_min : INT_MAX;
+    c.max_visits = valid ? params->max_visits : 0;
+    c.budget = valid ? params->time_budget : 0;
+    c.t0 = c.budget > 0 ? now_s() : 0;
+    memset(out, 0, sizeof *out);
+    bool decided = col_mesh_mesh_query_probe(a, xa, b, xb, cache, adb_probe, &c, np);
+    out->visits = np->iterations;
+    out->collision_pairs = c.found;
+    if (decided) {
+        out->colliding = np->colliding;
+        out->exact = true;
+        out->probability = np->colliding ? 1.0 : 0.0;
+        return;
+    }
+    /* stopped: k_min collision node pairs, or out of budget with one or more */
+    out->colliding = c.found > 0;
+    out->exact = false;
+    out->probability = c.best;
+    np->colliding = out->colliding;
+    np->gap = 0.0; /* no certified gap: tested again next update */
 }
