@@ -6,6 +6,12 @@
 // libfcl-dev, and scripts/fcl-ccd compiles and runs it.
 //
 //   fcl_ccd FILE
+//   fcl_ccd --cubes
+//
+// --cubes: the head-on case of docs/ccd.md ("What this says"): two 12-triangle meshes of
+// the unit cube (side 1, centred), a at rest at the origin, b translating without turning
+// from x = 3 to x = -3 straight through it; prints FCL's answer with CCDM_TRANS and with
+// CCDM_LINEAR (a contact at toc = (3 - 1) / 6 = 1/3 is the right one).
 //
 // Each mesh becomes a fcl::BVHModel<RSS> (the only bounding volume FCL's mesh
 // conservative advancement supports, FCL issue #120). The motion is CCDM_LINEAR
@@ -80,12 +86,43 @@ static std::shared_ptr<BVHModel<RSSd>> read_mesh(FILE *f)
     return m;
 }
 
+static int cubes()
+{
+    std::vector<Vector3d> ps;
+    for (int i = 0; i < 8; i++)
+        ps.push_back(Vector3d(i & 1 ? 0.5 : -0.5, i & 2 ? 0.5 : -0.5, i & 4 ? 0.5 : -0.5));
+    // two triangles per face, outward (counter-clockwise seen from outside)
+    const int t[12][3] = {{0, 2, 3}, {0, 3, 1}, {4, 5, 7}, {4, 7, 6}, {0, 1, 5}, {0, 5, 4},
+                          {2, 6, 7}, {2, 7, 3}, {0, 4, 6}, {0, 6, 2}, {1, 3, 7}, {1, 7, 5}};
+    std::vector<Triangle> ts;
+    for (auto &x : t) ts.push_back(Triangle(x[0], x[1], x[2]));
+    auto m = std::make_shared<BVHModel<RSSd>>();
+    if (m->beginModel(12, 8) != BVH_OK || m->addSubModel(ps, ts) != BVH_OK || m->endModel() != BVH_OK) return 1;
+    m->computeLocalAABB();
+    Transform3d a = Transform3d::Identity(), b0 = Transform3d::Identity(), b1 = Transform3d::Identity();
+    b0.translation() = Vector3d(3, 0, 0);
+    b1.translation() = Vector3d(-3, 0, 0);
+    const CCDMotionType types[2] = {CCDM_TRANS, CCDM_LINEAR};
+    const char *names[2] = {"CCDM_TRANS", "CCDM_LINEAR"};
+    for (int k = 0; k < 2; k++) {
+        ContinuousCollisionRequestd req;
+        req.ccd_motion_type = types[k];
+        req.ccd_solver_type = CCDC_CONSERVATIVE_ADVANCEMENT;
+        ContinuousCollisionResultd res;
+        continuousCollide(m.get(), a, a, m.get(), b0, b1, req, res);
+        printf("cubes head on, %s: is_collide=%d time_of_contact=%.6g (right answer: 1, 0.333333)\n", names[k],
+               (int)res.is_collide, res.time_of_contact);
+    }
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
-        fprintf(stderr, "usage: fcl_ccd FILE\n");
+        fprintf(stderr, "usage: fcl_ccd FILE | fcl_ccd --cubes\n");
         return 2;
     }
+    if (strcmp(argv[1], "--cubes") == 0) return cubes();
     FILE *f = fopen(argv[1], "r");
     if (!f) {
         fprintf(stderr, "fcl_ccd: cannot read %s\n", argv[1]);
