@@ -91,4 +91,8 @@ void col_sap_round_box(const col_aabb *in, col_aabb *out);
  * counters, so they can tell the few-inserts path from the bulk path. */
 int col_sap_rebuild_count(const col_sap *sap);
 
+/* The grid's cells per axis into cells[0..2], and the number of (proxy, cell) memberships
+ * (a proxy is a member of every cell its box overlaps); for tests and counters. */
+void col_sap_grid_stats(const col_sap *sap, int cells[3], long long *memberships);
+
 #endif
