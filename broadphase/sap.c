@@ -749,6 +749,7 @@ static void cell_items(int begin, int end, int worker_index, void *arg)
     col_sap *sap = arg;
     for (int it = begin; it < end; it++) {
         col_sap_item *item = &sap->items.data[it];
+        const uint8_t *info = sap->info.data;
         int c1 = (it + 1) * COL_SAP_CELLS_PER_ITEM < sap->ncells ? (it + 1) * COL_SAP_CELLS_PER_ITEM : sap->ncells;
         for (int c = it * COL_SAP_CELLS_PER_ITEM; c < c1; c++) {
             col_sap_cell *cell = &sap->cells[c];
@@ -763,7 +764,7 @@ static void cell_items(int begin, int end, int worker_index, void *arg)
                     int n = cell->count;
                     for (int x = 0; x < n; x++) {
                         uint32_t d = ep[x].data;
-                        ep[x].value = ep_value(&sap->boxes.data[d >> 1], a, d & 1u);
+                        if (info[d >> 1] & COL_SAP_MOVED) ep[x].value = ep_value(&sap->boxes.data[d >> 1], a, d & 1u);
                     }
                     sort_range(sap, ep, n, item);
                 }
