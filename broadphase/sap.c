@@ -97,14 +97,16 @@
 #define COL_SAP_FEW_INSERTS 32
 
 /* The grid. The cell side is COL_SAP_CELL_FACTOR times the mean box extent: a box
- * overlaps (1 + 1/f)^3 cells on average (about 1.95 at f = 4), while the endpoints an
- * endpoint passes per unit of motion fall with the square of the cell side (a cell's
- * axis holds its members only). Measured on sparse100k, million and fast (sap.c's
- * history in docs/broadphase.md): f = 4 was the best of 2, 3, 4, 6, 8 on the large
- * scenes. A grid is used from COL_SAP_GRID_MIN proxies on (below, one cell: the lists
- * are short anyway); at most COL_SAP_GRID_AXIS cells per axis and one cell per proxy in
- * all, so the cells' own cost (48 bytes and a visit each) stays below the proxies'. */
-#define COL_SAP_CELL_FACTOR 4.0
+ * overlaps (1 + 1/f)^3 cells on average (1.42 at f = 8), while the endpoints an endpoint
+ * passes per unit of motion fall with the square of the cell side (a cell's axis holds
+ * its members only). Measured (CPU time of the broad phase's functions per frame under
+ * perf, 1 worker; docs/broadphase.md): sparse100k 13.6, 14.2, 14.2, 10.7, 10.0-10.4, 11.3,
+ * 11.4, 14.5 ms at f = 2, 3, 4, 6, 8, 12, 16, 24 (79 ms with one global list); million
+ * 159, 114, 115 ms at f = 4, 8, 12; fast about flat (0.84-0.90 ms). A grid is used from
+ * COL_SAP_GRID_MIN proxies on (below, one cell: the lists are short anyway); at most
+ * COL_SAP_GRID_AXIS cells per axis and one cell per proxy in all, so the cells' own cost
+ * (a slice and a visit each) stays below the proxies'. */
+#define COL_SAP_CELL_FACTOR 8.0
 #define COL_SAP_GRID_MIN 256
 #define COL_SAP_GRID_AXIS 1024
 
