@@ -104,20 +104,25 @@
  * 11.4, 14.5 ms at f = 2, 3, 4, 6, 8, 12, 16, 24 (79 ms with one global list); million
  * 159, 114, 115 ms at f = 4, 8, 12; fast about flat (0.84-0.90 ms). A grid is used from
  * COL_SAP_GRID_MIN proxies on (below, one cell: the lists are short anyway); at most
- * COL_SAP_GRID_AXIS cells per axis and one cell per proxy in all, so the cells' own cost
- * (a slice and a visit each) stays below the proxies'. */
+ * COL_SAP_GRID_AXIS cells per axis and one cell per COL_SAP_CELL_MIN proxies in all, so
+ * the cells' own cost (a slice, 12 bytes and a visit each) stays below the proxies'. */
 #define COL_SAP_CELL_FACTOR 8.0
 #define COL_SAP_GRID_MIN 256
 #define COL_SAP_GRID_AXIS 1024
+#define COL_SAP_CELL_MIN 8
 
-/* Cells per item of the parallel pass: a fixed number (never derived from the worker
- * count, so every run cuts the same way). The events of an item go to chunks of
+/* Items of the parallel pass: blocks of consecutive cells, about COL_SAP_ITEMS of them
+ * (cells_per_item is set with the grid, a function of the boxes, never of the worker
+ * count; and since an item handles its cells in order and the events are applied in
+ * item order, the result is that of one pass over the cells in order, however they are
+ * grouped). Small grids (27 cells on fast or dense10k) get an item per cell, so two
+ * workers share the pass. The events of an item go to chunks of
  * COL_SAP_CHUNK taken from a pool with an atomic counter: the pool runs out iff the items
  * need more chunks in total than it has, whatever the schedule, and then the update
  * rebuilds instead (exact, and as deterministic) and the pool grows for the next
  * frames. The pool starts with a chunk per item plus COL_SAP_MIN_CHUNKS, so only a
  * burst of changes (thousands of pairs starting or ending at once) overflows. */
-#define COL_SAP_CELLS_PER_ITEM 32
+#define COL_SAP_ITEMS 256
 #define COL_SAP_CHUNK 256
 #define COL_SAP_MIN_CHUNKS 16
 #define COL_SAP_EV_REMOVE (1ull << 63)
@@ -197,7 +202,7 @@ struct col_sap {
      * is in cell clamp(floor((v - org[a]) * inv[a]), 0, g[a] - 1) (cell_coord), so the
      * outer cells reach to infinity and the cells tile space. */
     col_sap_cell *cells;
-    int ncells, g[3];
+    int ncells, g[3], cells_per_item;
     /* The cells' endpoints, one pool per axis, cut into the cells' slices in cell order
      * (pool[a].count: the end of the last slice). One block per axis rather than one per
      * cell: a cell that outgrows its slice makes the slices be laid out again in the
@@ -212,7 +217,7 @@ struct col_sap {
     col_u32_array joins;
     col_int_array need; /* scratch of gather_joins: endpoints per axis each cell needs */
 
-    /* The incremental pass's items (blocks of COL_SAP_CELLS_PER_ITEM cells) with the
+    /* The incremental pass's items (blocks of sap->cells_per_item cells) with the
      * events they record, applied afterwards in item order; run on the owner's workers
      * through run (NULL: in order on the calling thread). */
     col_runner runner;
@@ -372,10 +377,9 @@ static int ensure_slot(col_sap *sap, uint32_t p)
  * a cell. */
 static inline int cell_coord(const col_sap *sap, int a, float v)
 {
-    double t = ((double)v - sap->org[a]) * sap->inv[a];
-    int top = sap->g[a] - 1;
-    if (!(t >= 1.0)) return 0;
-    if (t >= (double)top) return top;
+    double t = ((double)v - sap->org[a]) * sap->inv[a], top = (double)(sap->g[a] - 1);
+    t = t > 0.0 ? t : 0.0; /* min and max, not branches: the clamp is a coin flip at the edges */
+    t = t < top ? t : top;
     return (int)t;
 }
 
@@ -484,6 +488,7 @@ col_sap *col_sap_create(struct col_alloc *alloc)
     /* One cell until the first rebuild fits a grid to the population. */
     sap->ncells = 1;
     sap->g[0] = sap->g[1] = sap->g[2] = 1;
+    sap->cells_per_item = 1;
     return sap;
 }
 
@@ -740,7 +745,7 @@ static void join_cell(col_sap *sap, col_sap_cell *cell, uint32_t p, col_sap_item
     cell->count = n + 2;
 }
 
-/* Items [begin, end) = blocks of COL_SAP_CELLS_PER_ITEM cells: in each cell, the leaving
+/* Items [begin, end) = blocks of sap->cells_per_item cells: in each cell, the leaving
  * members go, the values of the rest are refreshed from the final boxes and each axis is
  * insertion-sorted (if anything moved), then the joiners come in. Each cell belongs to
  * one item and its events go to that item's list; a proxy's box, flags and ranges are
@@ -751,9 +756,8 @@ static void cell_items(int begin, int end, int worker_index, void *arg)
     col_sap *sap = arg;
     for (int it = begin; it < end; it++) {
         col_sap_item *item = &sap->items.data[it];
-        const uint8_t *info = sap->info.data;
-        int c1 = (it + 1) * COL_SAP_CELLS_PER_ITEM < sap->ncells ? (it + 1) * COL_SAP_CELLS_PER_ITEM : sap->ncells;
-        for (int c = it * COL_SAP_CELLS_PER_ITEM; c < c1; c++) {
+        int c1 = (it + 1) * sap->cells_per_item < sap->ncells ? (it + 1) * sap->cells_per_item : sap->ncells;
+        for (int c = it * sap->cells_per_item; c < c1; c++) {
             col_sap_cell *cell = &sap->cells[c];
             int j0 = sap->join_start[c], j1 = sap->join_start[c + 1];
             if (cell->count == 0 && j0 == j1) continue;
@@ -766,7 +770,7 @@ static void cell_items(int begin, int end, int worker_index, void *arg)
                     int n = cell->count;
                     for (int x = 0; x < n; x++) {
                         uint32_t d = ep[x].data;
-                        if (info[d >> 1] & COL_SAP_MOVED) ep[x].value = ep_value(&sap->boxes.data[d >> 1], a, d & 1u);
+                        ep[x].value = ep_value(&sap->boxes.data[d >> 1], a, d & 1u);
                     }
                     sort_range(sap, ep, n, item);
                 }
@@ -777,7 +781,7 @@ static void cell_items(int begin, int end, int worker_index, void *arg)
 }
 
 /* Items in the pass over the cells. */
-static int cell_item_count(const col_sap *sap) { return (sap->ncells + COL_SAP_CELLS_PER_ITEM - 1) / COL_SAP_CELLS_PER_ITEM; }
+static int cell_item_count(const col_sap *sap) { return (sap->ncells + sap->cells_per_item - 1) / sap->cells_per_item; }
 
 /* Most work items are big (a block of cells, a block of thousands of proxies): one per
  * claim. */
@@ -1086,7 +1090,7 @@ static int sweep_axis(const col_sap *sap)
 /* Fits the grid to the n proxies that are LIVE or joining: cubes of about
  * COL_SAP_CELL_FACTOR times their mean box extent over the span of their box centres (the
  * outer cells reach to infinity, so a proxy outside that span is still in a cell), at most
- * COL_SAP_GRID_AXIS per axis and n in all. One cell below COL_SAP_GRID_MIN proxies, or
+ * COL_SAP_GRID_AXIS per axis and n / COL_SAP_CELL_MIN in all. One cell below COL_SAP_GRID_MIN proxies, or
  * when the boxes have no extent. A pure function of the boxes, so as deterministic as
  * they are. */
 static void choose_grid(const col_sap *sap, int n, int g[3], double org[3], double inv[3])
@@ -1116,7 +1120,7 @@ static void choose_grid(const col_sap *sap, int n, int g[3], double org[3], doub
         double cells = (hi[a] - lo[a]) / side;
         g[a] = cells >= COL_SAP_GRID_AXIS - 1 ? COL_SAP_GRID_AXIS : (int)cells + 1;
     }
-    while ((long long)g[0] * g[1] * g[2] > n) {
+    while ((long long)g[0] * g[1] * g[2] * COL_SAP_CELL_MIN > n) {
         int a = g[0] >= g[1] && g[0] >= g[2] ? 0 : g[1] >= g[2] ? 1 : 2;
         g[a] = (g[a] + 1) / 2;
     }
@@ -1157,6 +1161,7 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     memcpy(sap->g, g, sizeof g);
     memcpy(sap->org, org, sizeof org);
     memcpy(sap->inv, inv, sizeof inv);
+    sap->cells_per_item = ncells > COL_SAP_ITEMS ? ncells / COL_SAP_ITEMS : 1;
     int *count = sap->join_start;
     memset(count, 0, ((size_t)ncells + 1) * sizeof(int));
     for (int c = 0; c < ncells; c++) sap->cells[c].count = 0;
