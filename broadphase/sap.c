@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /* Sweep and prune after I-COLLIDE (Cohen, Lin, Manocha, Ponamgi 1995; Lin's survey
- * section 7.2) and Bullet's btAxisSweep3: three arrays of box endpoints, one per axis,
+ * section 7.2) and Bullet's btAxisSweep3, run in every cell of a uniform grid (the
+ * multi-SAP idea of Bullet's btMultiSapBroadphase, and of Tracy, Buss and Woods 2009,
+ * "Efficient large-scale sweep and prune methods with AABB insertion and removal"): each
+ * cell keeps three arrays of the endpoints of the boxes that overlap it (its members),
  * kept sorted by one insertion-sort pass per frame, with the pair set updated at the
- * swaps (the passes run in parallel on fixed segments, the pair set is updated after
- * them in a fixed order: see COL_SAP_SEGMENT). See sap.h for the contract.
+ * swaps; a box that enters or leaves a cell is tested against that cell's members. One
+ * global list per axis made every endpoint pass every endpoint between its old and new
+ * place, however far apart in space their boxes were (13.5 million swaps a frame on
+ * sparse100k); in a cell it passes only those of the boxes sharing the cell. The cells
+ * run in parallel, their pair changes are applied afterwards in cell order (see
+ * COL_SAP_ITEMS). See sap.h for the contract, docs/broadphase.md for the measurements.
  *
  * Single precision. Everything below is about the ROUNDED boxes: col_sap_insert and
  * col_sap_move round the caller's double box outward to floats once (round_box), and
@@ -15,7 +22,7 @@
  * with a float order at a near-tie (two doubles that round to one float), and a pair
  * would then be added or dropped against its overlap by order, breaking the invariant.
  * The rounding is a pure function of the caller's box (no rounding-mode dependence, see
- * round_down), so it changes nothing in the determinism argument of COL_SAP_SEGMENT.
+ * round_down), so it changes nothing in the determinism argument of COL_SAP_ITEMS.
  * Why: the passes are memory-bound. Each swap moves an endpoint and loads the passed
  * proxy's box (boxes or old_boxes, at random proxy numbers) and flag byte; in doubles
  * that was a 16-byte endpoint and a 48-byte box, and sort_range took about 64% of the
@@ -36,14 +43,14 @@
  * are more common than in doubles (nearby doubles round to one float) and follow the
  * same rule, as the closed-interval overlap of the rounded boxes requires.
  *
- * Why the incremental pass keeps the set exact. On an axis, boxes A and B overlap iff
+ * Why the incremental pass keeps the set exact: first within one cell (its members and
+ * the pairs among them), then across cells. On an axis, boxes A and B overlap iff
  * A.min comes before B.max and B.min before A.max in the sorted order, which with the
  * tie rule above is exactly A.min <= B.max && B.min <= A.max. Invariant at the start of
  * the three sort passes: the set holds exactly the pairs (not both static) that overlap
- * on all three axes *by the current array order*. Removals keep it (their pairs are
- * dropped and compaction keeps the order of the rest); writing moved values does not
- * change the order; appended endpoints (min then max of each new proxy, after every old
- * endpoint) overlap nothing by order, and new proxies have no pairs. Insertion sort
+ * on all three axes *by the current array order*. Members that leave are dropped and
+ * compaction keeps the order of the rest; writing moved values does not change the
+ * order; joiners enter only after the sort (below). Insertion sort
  * swaps each pair of elements that is inverted with respect to the final order exactly
  * once and never swaps any other pair, so the order relation of A.min and B.max (or
  * B.min and A.max) on an axis changes iff they are swapped, exactly once. Take pair
@@ -60,23 +67,39 @@
  * instead compares endpoint indices on the other axes (testOverlap2D), which fits its
  * one-proxy-at-a-time updates; we write every box first and then compare values.
  *
- * Bulk path: more than COL_SAP_FEW_INSERTS queued inserts (or a stale set after an
- * allocation failure) rebuilds: each axis is sorted by the total order (value, min
- * before max, proxy), one sweep with an active list on the axis of largest spread of
- * box centres enumerates the overlapping pairs, and the result is diffed against the
- * current set so surviving pairs keep their user values.
+ * Across cells. The global set is the union of the cells' sets: two boxes that overlap
+ * share a cell (cell_coord is monotone, so the cell of the corner made of the larger
+ * mins lies in both ranges), and every event decides from the final boxes alone (an add
+ * iff they overlap, a remove only when they do not), so adds and removes of one pair
+ * from several cells agree and are idempotent (add of a present pair, remove of an
+ * absent one: no change). Every pair whose membership changes gets an event: one that
+ * starts overlapping overlaps in some cell c; if both were members of c before, c's
+ * sort adds it (above); if one joined c, the join tests it against every member. One
+ * that stops overlapping overlapped in some cell c' before; if both stay in c', its sort
+ * removes it; if one leaves c', the leave tests it against every member (and removes it
+ * when the last boxes overlapped and the final ones do not). A removal is never undone
+ * by an add in the same update, so no pair is reported as leaving while it stays.
  *
- * Out of memory: removals come first and need no memory; the endpoint arrays are grown
- * before anything else changes; a pair add that fails mid-pass lets the pass finish (the
+ * Bulk path: more than COL_SAP_FEW_INSERTS queued inserts (or a stale set after an
+ * allocation failure) rebuilds: the grid is fitted to the boxes again (choose_grid),
+ * each cell's axes are sorted by the total order (value, min before max, proxy), one
+ * sweep per cell with an active list on the axis of largest spread of box centres
+ * enumerates the overlapping pairs, and the result is diffed against the current set
+ * so surviving pairs keep their user values.
+ *
+ * Out of memory: removals come first and need no memory; the joins, the cells' room
+ * (relayout) and the event pool are grown before anything else changes; a pair add that fails mid-pass lets the pass finish (the
  * arrays stay sorted, the set stays a subset of the truth) and marks the set stale, so
  * the next update rebuilds. A failed update returns -1 and never leaves the structure
  * inconsistent.
  *
- * Memory: per-proxy arrays grow with the largest proxy index; endpoint arrays, the
- * insert queue, the merge-sort buffer, the active list and the passes' items and event
+ * Memory: per-proxy arrays grow with the largest proxy index (boxes, old boxes and two
+ * cell ranges: 72 bytes, plus a flag byte and an int); the endpoint pools (three
+ * endpoints of 8 bytes per member and axis, with slack), the cells, the join lists, the
+ * insert queue, the merge-sort buffer, the active list and the pass's items and event
  * pool persist across frames, so an update on a steady scene (moves only) allocates
- * nothing once the pair set and the event pool have met their peaks. Endpoints are 8
- * bytes (float + proxy << 1 | is_max), so proxies are < 2^31; boxes are 24 bytes. */
+ * nothing once the pair set, the pools and the event pool have met their peaks.
+ * Endpoints are 8 bytes (float + proxy << 1 | is_max), so proxies are < 2^31. */
 #include "broadphase/sap.h"
 
 #include <assert.h>
