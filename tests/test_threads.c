@@ -577,8 +577,8 @@ static void test_random_scene_same_for_any_worker_count(void **state)
     free_random_scene(&sc);
 }
 
-/* 3000 bodies: 6000 endpoints per axis, so the broad phase cuts each axis into two
- * segments and runs the fix-up pass; at frame 9 a third of the bodies jump, thousands
+/* 3000 bodies: the broad phase fits a grid of cells and runs them as several items
+ * (2 rebuilds: the load and the overflow); at frame 9 a third of the bodies jump, thousands
  * of pairs end and begin at once and the broad phase's event pool overflows (it falls
  * back to a rebuild, which must be as deterministic). */
 static void test_big_random_scene_same_for_any_worker_count(void **state)
