@@ -896,6 +896,12 @@ static int apply_events(col_sap *sap, int items, col_sap_pair_removed_fn removed
 
 static int proxy_item_count(const col_sap *sap) { return (sap->nslots + COL_SAP_SYNC_BLOCK - 1) / COL_SAP_SYNC_BLOCK; }
 
+/* The end of block it of those passes. */
+static inline int block_end(const col_sap *sap, int it)
+{
+    return (it + 1) * COL_SAP_SYNC_BLOCK < sap->nslots ? (it + 1) * COL_SAP_SYNC_BLOCK : sap->nslots;
+}
+
 /* Items [begin, end) = blocks of proxies: a moved LIVE proxy gets its next_range, and the
  * RESHAPE flag if that differs from its range; a joining one gets its next_range. */
 static void range_items(int begin, int end, int worker_index, void *arg)
@@ -903,8 +909,7 @@ static void range_items(int begin, int end, int worker_index, void *arg)
     (void)worker_index;
     col_sap *sap = arg;
     for (int it = begin; it < end; it++) {
-        int lo = it * COL_SAP_SYNC_BLOCK, hi = lo + COL_SAP_SYNC_BLOCK < sap->nslots ? lo + COL_SAP_SYNC_BLOCK : sap->nslots;
-        for (int p = lo; p < hi; p++) {
+        for (int p = it * COL_SAP_SYNC_BLOCK, hi = block_end(sap, it); p < hi; p++) {
             uint8_t f = sap->info.data[p];
             int s = f & COL_SAP_STATE_MASK;
             if (s == COL_SAP_INSERTING) {
@@ -919,15 +924,14 @@ static void range_items(int begin, int end, int worker_index, void *arg)
 }
 
 /* Items [begin, end) = blocks of proxies: the moved ones get old_boxes = boxes again, the
- * ones that changed cells or joined get range = next_range; flags are cleared, ready for
- * the next update. */
+ * ones that changed cells get range = next_range (joiners got theirs in col_sap_update);
+ * flags are cleared, ready for the next update. */
 static void sync_items(int begin, int end, int worker_index, void *arg)
 {
     (void)worker_index;
     col_sap *sap = arg;
     for (int it = begin; it < end; it++) {
-        int lo = it * COL_SAP_SYNC_BLOCK, hi = lo + COL_SAP_SYNC_BLOCK < sap->nslots ? lo + COL_SAP_SYNC_BLOCK : sap->nslots;
-        for (int p = lo; p < hi; p++) {
+        for (int p = it * COL_SAP_SYNC_BLOCK, hi = block_end(sap, it); p < hi; p++) {
             uint8_t f = sap->info.data[p];
             if (f & COL_SAP_RESHAPE) sap->range.data[p] = sap->next_range.data[p];
             if (f & COL_SAP_MOVED) sap->old_boxes.data[p] = sap->boxes.data[p];
