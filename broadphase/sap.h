@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Sweep and prune (I-COLLIDE; Lin's survey section 7.2; Bullet's btAxisSweep3): three
- * arrays of box endpoints, one per axis, kept sorted from frame to frame by insertion
- * sort, so the work per frame is O(n + swaps). A pair's overlap on an axis changes only
- * when two of its endpoints swap; at each swap the other axes are checked and the pair
- * set (pair_set.h) is updated.
+/* Sweep and prune (I-COLLIDE; Lin's survey section 7.2; Bullet's btAxisSweep3) in the
+ * cells of a uniform grid (multi-SAP; docs/broadphase.md): each cell keeps three arrays
+ * of the endpoints of the boxes that overlap it, kept sorted from frame to frame by
+ * insertion sort, so the work per frame is O(n + swaps), and an endpoint swaps only with
+ * those of boxes sharing its cell. A pair's overlap on an axis changes only when two of
+ * its endpoints swap; at each swap the other axes are checked and the pair set
+ * (pair_set.h) is updated; a box entering or leaving a cell is tested against the
+ * cell's other boxes.
  *
  * The contract is on rounded boxes. The structure holds each proxy's box rounded outward
  * to floats (col_sap_round_box: min toward -inf, max toward +inf) and compares nothing
@@ -20,11 +23,12 @@
  *
  * Proxies are numbered by the caller (the world uses body slot indices). Inserts, moves
  * and removals are recorded and applied together by col_sap_update:
- * - removals: one pass over the pairs and one compaction per axis, O(n + pairs);
- * - a few inserts: endpoints enter at the end of each array and the insertion sort
- *   carries them into place, making their pairs through the same swap logic;
- * - many inserts (a bulk load): a full sort plus one sweep rebuilds the set, diffed
- *   against the old one so surviving pairs keep their user values. */
+ * - removals: one pass over the pairs and one compaction of the cells, O(n + pairs);
+ * - a few inserts: each joins the cells its box overlaps (tested against their
+ *   members, its endpoints put in place by binary search);
+ * - many inserts (a bulk load): the grid is fitted to the boxes, and a sort plus one
+ *   sweep per cell rebuilds the set, diffed against the old one so surviving pairs keep
+ *   their user values. */
 #ifndef COLIBRI_BROADPHASE_SAP_H
 #define COLIBRI_BROADPHASE_SAP_H
 
@@ -90,5 +94,9 @@ void col_sap_round_box(const col_aabb *in, col_aabb *out);
 /* How many full rebuilds (sort plus sweep) updates have done so far; for tests and
  * counters, so they can tell the few-inserts path from the bulk path. */
 int col_sap_rebuild_count(const col_sap *sap);
+
+/* The grid's cells per axis into cells[0..2], and the number of (proxy, cell) memberships
+ * (a proxy is a member of every cell its box overlaps); for tests and counters. */
+void col_sap_grid_stats(const col_sap *sap, int cells[3], long long *memberships);
 
 #endif

@@ -619,6 +619,132 @@ static void test_sap_vs_brute_force(void **state)
     assert_int_equal(c.allocs, c.frees);
 }
 
+/* A box of the given size (each side a whole number of quarters in [lo_q, hi_q]) at a
+ * random place on the quarter grid inside [0, world]. */
+static col_aabb sized_box(double world, int lo_q, int hi_q)
+{
+    int cells = (int)(world * 4);
+    double lo[3], hi[3];
+    for (int k = 0; k < 3; k++) {
+        int size = lo_q + (int)rng_below((uint32_t)(hi_q - lo_q + 1));
+        int start = (int)rng_below((uint32_t)(cells - size + 1));
+        lo[k] = start * 0.25;
+        hi[k] = (start + size) * 0.25;
+    }
+    col_aabb b;
+    b.min = col_vec3_make(lo[0], lo[1], lo[2]);
+    b.max = col_vec3_make(hi[0], hi[1], hi[2]);
+    return b;
+}
+
+/* A box shifted by whole quarters in [-q, q] on each axis. */
+static col_aabb shift(col_aabb b, int q)
+{
+    double d[3];
+    for (int k = 0; k < 3; k++) d[k] = ((int)rng_below((uint32_t)(2 * q + 1)) - q) * 0.25;
+    b.min = col_vec3_make(b.min.x + d[0], b.min.y + d[1], b.min.z + d[2]);
+    b.max = col_vec3_make(b.max.x + d[0], b.max.y + d[1], b.max.z + d[2]);
+    return b;
+}
+
+/* The grid of cells (broadphase/sap.c; docs/broadphase.md) against brute force: 1200
+ * proxies in a room of side 40 (boxes of 0.25 to 1.5, so cells of about 6 and a grid
+ * of about 7 per axis), moving in small steps (crossing cell borders), jumping a cell or
+ * two, teleporting across the room, some far larger than a cell (up to 20), 20% static;
+ * 25 joining and leaving at once (the join path), 300 at once (the rebuild path, which
+ * fits the grid again), and a few every frame. After every update the set is exactly the
+ * brute-force set with every removal reported once (check_sap). The run must exercise the
+ * grid: more than 64 cells, proxies in several cells, and memberships changing from frame
+ * to frame (bodies crossing cell borders). */
+static void test_sap_grid_vs_brute_force(void **state)
+{
+    (void)state;
+    rng_seed(0x6e1d5ULL, "sap_grid_vs_brute_force");
+    enum { NG = 1200, NBIG = 12, NMASS = 300, NJOIN = 25, GFRAMES = 240 };
+    const double world = 40.0;
+    col_alloc a;
+    counting_alloc c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    sim s;
+    sim_init(&s, NG + NMASS + NJOIN);
+    for (int p = 0; p < NG; p++)
+        sim_insert(&s, sap, p, p < NBIG ? sized_box(world, 40, 80) : sized_box(world, 1, 6), p >= NBIG && rng_chance(0.2));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    int g[3];
+    long long members = 0, prev = 0;
+    col_sap_grid_stats(sap, g, &members);
+    print_message("sap_grid_vs_brute_force: grid %d x %d x %d, %lld memberships of %d proxies\n", g[0], g[1], g[2], members,
+                  s.nlive);
+    assert_true(g[0] * g[1] * g[2] >= 64);
+    assert_true(members > s.nlive + s.nlive / 5);
+
+    int changed = 0, mass_live = 0, join_live = 0;
+    for (int f = 0; f < GFRAMES; f++) {
+        for (int p = 0; p < NG; p++) {
+            if (!s.live[p]) continue;
+            double u = urand();
+            if (s.is_static[p]) {
+                if (u < 0.005) sim_move(&s, sap, p, sized_box(world, 1, 6));
+            } else if (u < 0.02) {
+                sim_move(&s, sap, p, p < NBIG ? sized_box(world, 40, 80) : sized_box(world, 1, 6)); /* teleport */
+            } else if (u < 0.07) {
+                sim_move(&s, sap, p, shift(s.box[p], 32)); /* up to 8: a cell or two */
+            } else if (u < 0.6) {
+                sim_move(&s, sap, p, shift(s.box[p], 2));
+            }
+        }
+        /* A few leave and join every frame (indices reused). */
+        for (int k = 0; k < 3; k++) {
+            int p = random_live(&s, NBIG, NG);
+            if (p >= 0) sim_remove(&s, sap, p);
+            int q = random_free(&s, NBIG, NG);
+            if (q >= 0) sim_insert(&s, sap, q, sized_box(world, 1, 6), rng_chance(0.2));
+        }
+        switch (f % 40) {
+        case 5: /* mass add: the rebuild path */
+            for (int p = NG; p < NG + NMASS; p++) sim_insert(&s, sap, p, sized_box(world, 1, 6), rng_chance(0.2));
+            mass_live = 1;
+            break;
+        case 15: /* mass remove */
+            for (int p = NG; p < NG + NMASS && mass_live; p++) sim_remove(&s, sap, p);
+            mass_live = 0;
+            break;
+        case 20: /* 25 at once: the join path, one big */
+            for (int p = NG + NMASS; p < NG + NMASS + NJOIN; p++)
+                sim_insert(&s, sap, p, p == NG + NMASS ? sized_box(world, 40, 80) : sized_box(world, 1, 6), rng_chance(0.2));
+            join_live = 1;
+            break;
+        case 30:
+            for (int p = NG + NMASS; p < NG + NMASS + NJOIN && join_live; p++) sim_remove(&s, sap, p);
+            join_live = 0;
+            break;
+        default:
+            break;
+        }
+        int rebuilds = col_sap_rebuild_count(sap);
+        assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+        check_sap(&s, sap, true);
+        if (f % 40 == 20) assert_int_equal(col_sap_rebuild_count(sap), rebuilds); /* joined, not rebuilt */
+        col_sap_grid_stats(sap, g, &members);
+        changed += members != prev;
+        prev = members;
+    }
+    print_message("sap_grid_vs_brute_force: %llu frames, %llu pairs added, %llu removed, %d rebuilds, "
+                  "memberships changed in %d frames\n",
+                  (unsigned long long)s.frames, (unsigned long long)s.adds, (unsigned long long)s.callbacks,
+                  col_sap_rebuild_count(sap), changed);
+    assert_true(changed > GFRAMES / 2);
+    assert_true(col_sap_rebuild_count(sap) >= GFRAMES / 40);
+    assert_true(s.callbacks > 5000);
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees);
+}
+
 /* Every allocation of a scripted run fails once in turn: updates return -1 or 0, never
  * crash; after a failure the next update rebuilds; a successful update is exact; the
  * callback stays consistent; nothing leaks. */
@@ -973,6 +1099,7 @@ int main(void)
         cmocka_unit_test(test_pair_set_reserve_no_alloc),
         cmocka_unit_test(test_pair_set_oom),
         cmocka_unit_test(test_sap_vs_brute_force),
+        cmocka_unit_test(test_sap_grid_vs_brute_force),
         cmocka_unit_test(test_sap_oom),
         cmocka_unit_test(test_sap_steady_no_alloc),
         cmocka_unit_test(test_sap_periodic_no_alloc),

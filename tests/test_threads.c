@@ -577,8 +577,8 @@ static void test_random_scene_same_for_any_worker_count(void **state)
     free_random_scene(&sc);
 }
 
-/* 3000 bodies: 6000 endpoints per axis, so the broad phase cuts each axis into two
- * segments and runs the fix-up pass; at frame 9 a third of the bodies jump, thousands
+/* 3000 bodies: the broad phase fits a grid of cells and runs them as several items
+ * (2 rebuilds: the load and the overflow); at frame 9 a third of the bodies jump, thousands
  * of pairs end and begin at once and the broad phase's event pool overflows (it falls
  * back to a rebuild, which must be as deterministic). */
 static void test_big_random_scene_same_for_any_worker_count(void **state)
@@ -617,12 +617,14 @@ static int rec_cmp(const void *x, const void *y)
     return (p->b > q->b) - (p->b < q->b);
 }
 
-/* 5000 proxies (10000 endpoints per axis: three segments) moving, jumping, leaving and
- * joining; one broad phase runs its passes on a 4-worker world, one on the calling thread.
+/* 5000 proxies (a grid of cells, docs/broadphase.md: about 8 per axis, so the cell pass
+ * has several items) moving, jumping across the room, leaving and joining, the first 20
+ * of them boxes larger than a cell (half sides up to 10); one broad phase runs its passes
+ * on a 4-worker world, one on the calling thread.
  * After every update both hold exactly the brute-force set of pairs whose rounded boxes
  * (col_sap_round_box, the broad phase's contract) overlap, with their records in the
  * same order. */
-static void test_sap_segments_match_brute_force(void **state)
+static void test_sap_cells_match_brute_force(void **state)
 {
     (void)state;
     rng_seed(79, __func__);
@@ -640,7 +642,7 @@ static void test_sap_segments_match_brute_force(void **state)
     col_bp_pair *expect = malloc(sizeof *expect * 400000);
     long removed_par = 0, removed_ser = 0, checked = 0;
     for (int p = 0; p < N; p++) {
-        box[p] = random_box(room, 0.4, 1.6);
+        box[p] = p < 20 ? random_box(room, 4.0, 10.0) : random_box(room, 0.4, 1.6);
         is_static[p] = urand() < 0.1;
         live[p] = p < N - 100;
         if (!live[p]) continue;
@@ -653,7 +655,7 @@ static void test_sap_segments_match_brute_force(void **state)
                 if (!live[p] || is_static[p]) continue;
                 double u = urand();
                 if (u < 0.02) {
-                    box[p] = random_box(room, 0.4, 1.6);
+                    box[p] = p < 20 ? random_box(room, 4.0, 10.0) : random_box(room, 0.4, 1.6);
                 } else if (u < 0.8) {
                     double d[3] = {urange(-0.3, 0.3), urange(-0.3, 0.3), urange(-0.3, 0.3)};
                     box[p].min = col_vec3_make(box[p].min.x + d[0], box[p].min.y + d[1], box[p].min.z + d[2]);
@@ -991,7 +993,7 @@ int main(void)
         cmocka_unit_test(test_worker_defs),
         cmocka_unit_test(test_random_scene_same_for_any_worker_count),
         cmocka_unit_test(test_big_random_scene_same_for_any_worker_count),
-        cmocka_unit_test(test_sap_segments_match_brute_force),
+        cmocka_unit_test(test_sap_cells_match_brute_force),
         cmocka_unit_test(test_generated_scenes_same_for_any_worker_count),
         cmocka_unit_test(test_standard_scenes_same_for_any_worker_count),
         cmocka_unit_test(test_two_worlds_on_two_threads),
