@@ -80,17 +80,8 @@ static col_vec3 rand_dir(void)
 /* centred on its box, radius 1 */
 static void unit_mesh(const col_vec3 *v, int nv, const uint32_t *t, int nt, col_mesh *m)
 {
-    col_vec3 lo = v[0], hi = v[0];
-    for (int i = 1; i < nv; i++) {
-        lo = col_v3(fmin(lo.x, v[i].x), fmin(lo.y, v[i].y), fmin(lo.z, v[i].z));
-        hi = col_v3(fmax(hi.x, v[i].x), fmax(hi.y, v[i].y), fmax(hi.z, v[i].z));
-    }
-    col_vec3 c = col_scale(col_add(lo, hi), 0.5);
-    double r = 0;
-    for (int i = 0; i < nv; i++) r = fmax(r, col_len(col_sub(v[i], c)));
-    col_vec3 *w = malloc((size_t)nv * sizeof *w);
+    col_vec3 *w = scene_vertices_unit(v, nv);
     if (w == NULL) die("out of memory");
-    for (int i = 0; i < nv; i++) w[i] = col_scale(col_sub(v[i], c), 1 / r);
     char err[200];
     if (col_mesh_build(&heap, w, nv, t, nt, m, err, sizeof err) != COL_OK) die(err);
     free(w);

@@ -85,17 +85,8 @@ static col_quat rand_quat(void)
 /* The mesh of v, t centred on its box and scaled to radius 1. */
 static col_geometry *unit_mesh(const col_vec3 *v, int nv, const uint32_t *t, int nt)
 {
-    col_vec3 lo = v[0], hi = v[0];
-    for (int i = 1; i < nv; i++) {
-        lo = col_v3(fmin(lo.x, v[i].x), fmin(lo.y, v[i].y), fmin(lo.z, v[i].z));
-        hi = col_v3(fmax(hi.x, v[i].x), fmax(hi.y, v[i].y), fmax(hi.z, v[i].z));
-    }
-    col_vec3 c = col_scale(col_add(lo, hi), 0.5);
-    double r = 0;
-    for (int i = 0; i < nv; i++) r = fmax(r, col_len(col_sub(v[i], c)));
-    col_vec3 *w = malloc((size_t)nv * sizeof *w);
+    col_vec3 *w = scene_vertices_unit(v, nv);
     if (w == NULL) die("out of memory");
-    for (int i = 0; i < nv; i++) w[i] = col_scale(col_sub(v[i], c), 1.0 / r);
     col_mesh_def md = col_default_mesh_def();
     md.vertices = w;
     md.vertex_count = nv;

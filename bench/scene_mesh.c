@@ -268,28 +268,43 @@ bool scene_mesh_soup(scene_mesh *m, int tris)
     return true;
 }
 
-void scene_mesh_fit(scene_mesh *m, double radius)
+/* Centres v on its bounding box and scales it so that its farthest vertex is at `radius`. */
+static void centre_and_scale(col_vec3 *v, int nv, double radius)
 {
-    col_vec3 lo = m->v[0], hi = m->v[0];
-    for (int i = 1; i < m->nv; i++) {
-        lo = col_vec3_make(fmin(lo.x, m->v[i].x), fmin(lo.y, m->v[i].y), fmin(lo.z, m->v[i].z));
-        hi = col_vec3_make(fmax(hi.x, m->v[i].x), fmax(hi.y, m->v[i].y), fmax(hi.z, m->v[i].z));
+    col_vec3 lo = v[0], hi = v[0];
+    for (int i = 1; i < nv; i++) {
+        lo = col_vec3_make(fmin(lo.x, v[i].x), fmin(lo.y, v[i].y), fmin(lo.z, v[i].z));
+        hi = col_vec3_make(fmax(hi.x, v[i].x), fmax(hi.y, v[i].y), fmax(hi.z, v[i].z));
     }
     col_vec3 c = col_vec3_make(0.5 * (lo.x + hi.x), 0.5 * (lo.y + hi.y), 0.5 * (lo.z + hi.z));
     double far = 0;
-    for (int i = 0; i < m->nv; i++) {
-        col_vec3 x = col_vec3_make(m->v[i].x - c.x, m->v[i].y - c.y, m->v[i].z - c.z);
-        m->v[i] = x;
+    for (int i = 0; i < nv; i++) {
+        col_vec3 x = col_vec3_make(v[i].x - c.x, v[i].y - c.y, v[i].z - c.z);
+        v[i] = x;
         far = fmax(far, sqrt(x.x * x.x + x.y * x.y + x.z * x.z));
     }
     double s = far > 0 ? radius / far : 1;
+    for (int i = 0; i < nv; i++) v[i] = col_vec3_make(v[i].x * s, v[i].y * s, v[i].z * s);
+}
+
+void scene_mesh_fit(scene_mesh *m, double radius)
+{
+    centre_and_scale(m->v, m->nv, radius);
     m->radius = 0;
     for (int i = 0; i < m->nv; i++) {
-        col_vec3 x = col_vec3_make(m->v[i].x * s, m->v[i].y * s, m->v[i].z * s);
-        m->v[i] = x;
+        col_vec3 x = m->v[i];
         /* docs/scenes.md's radius, computed as a reader computes it from these doubles */
         m->radius = fmax(m->radius, sqrt(x.x * x.x + x.y * x.y + x.z * x.z));
     }
+}
+
+col_vec3 *scene_vertices_unit(const col_vec3 *v, int nv)
+{
+    col_vec3 *w = malloc((size_t)nv * sizeof *w);
+    if (w == NULL) return NULL;
+    for (int i = 0; i < nv; i++) w[i] = v[i];
+    centre_and_scale(w, nv, 1.0);
+    return w;
 }
 
 void scene_mesh_free(scene_mesh *m)

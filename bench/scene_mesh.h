@@ -57,6 +57,10 @@ bool scene_mesh_floor(scene_mesh *m, int tris);
  * about `radius` (> 0); then sets m->radius as a scene reader computes it. */
 void scene_mesh_fit(scene_mesh *m, double radius);
 
+/* A copy of v (nv >= 1 vertices, malloc'd: the caller frees it) centred on its bounding box and
+ * scaled so that its farthest vertex is at distance 1; NULL when out of memory. */
+col_vec3 *scene_vertices_unit(const col_vec3 *v, int nv);
+
 void scene_mesh_free(scene_mesh *m);
 
 #endif
