@@ -112,6 +112,7 @@ typedef struct results {
     double setup_ms;
     int workers;             /* the world's resolved worker count */
     int stalls;              /* col_counters.worker_stalls after the run */
+    unsigned long long world_bytes; /* col_counters.bytes_in_use after the run: the world's own memory */
     const char *schedule;    /* "ttc" or "every" (col_world_def.schedule) */
     const char *speeds;      /* "declared" or "derived" (--declared-speeds) */
     double *rays_ms;         /* --rays: per frame, the casts (the tree's sync included) */
@@ -971,6 +972,7 @@ static bool print_report(const char *scene_name, const char *engine, const char 
            total_ms / 1000.0, res->setup_ms, backend_name, res->narrow_calls, res->workers, res->schedule,
            res->speeds, res->stalls, res->woken_early);
     if (res->cpu_ms > 0) printf(" frame_cpu_ms_mean=%.4f", res->cpu_ms / res->frames);
+    if (res->world_bytes > 0) printf(" world_bytes=%llu", res->world_bytes);
     if (res->rays > 0)
         printf(" rays=%d rays_ms_median=%.4f rays_sync_ms_median=%.4f rays_cpu_ms_median=%.4f", res->rays, rays_med,
                sync_med, cpu_med);
@@ -1100,7 +1102,7 @@ int main(int argc, char **argv)
     if (!ran || !logged)
         goto done;
     if (col_world_get_counters(world, &c0) == COL_OK)
-        res.stalls = c0.worker_stalls;
+        res.stalls = c0.worker_stalls, res.world_bytes = c0.bytes_in_use;
     if (rays_dump) {
         int bad = fclose(rays_dump);
         rays_dump = NULL;

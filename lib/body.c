@@ -31,23 +31,28 @@ static col_status grow_bodies(col_world *w)
     col_body_rec *b = col_alloc_zeroed(&w->alloc, n, sizeof *b);
     uint32_t *d = col_alloc_bytes(&w->alloc, n * sizeof *d);
     col_body_hot *t = col_alloc_zeroed(&w->alloc, n, sizeof *t);
-    if (b == NULL || d == NULL || t == NULL) {
+    uint8_t *f = col_alloc_zeroed(&w->alloc, n, 1);
+    if (b == NULL || d == NULL || t == NULL || f == NULL) {
         col_free_bytes(&w->alloc, b, n * sizeof *b);
         col_free_bytes(&w->alloc, d, n * sizeof *d);
         col_free_bytes(&w->alloc, t, n * sizeof *t);
+        col_free_bytes(&w->alloc, f, n);
         return COL_ERR_OUT_OF_MEMORY;
     }
     if (old > 0) {
         memcpy(b, w->bodies, old * sizeof *b);
         memcpy(d, w->dirty_list, (size_t)w->dirty_count * sizeof *d);
         memcpy(t, w->hot, old * sizeof *t);
+        memcpy(f, w->dirty, old);
     }
     col_free_bytes(&w->alloc, w->bodies, old * sizeof *b);
     col_free_bytes(&w->alloc, w->dirty_list, old * sizeof *d);
     col_free_bytes(&w->alloc, w->hot, old * sizeof *t);
+    col_free_bytes(&w->alloc, w->dirty, old);
     w->bodies = b;
     w->dirty_list = d;
     w->hot = t;
+    w->dirty = f;
     w->body_cap = (int)n;
     return COL_OK;
 }
@@ -106,9 +111,9 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     uint32_t shape = def->shape.index1 - 1;
     col_body_rec *b = &world->bodies[slot];
     memset(b, 0, sizeof *b);
+    world->dirty[slot] = 0;
     b->pose = pose;
     b->xf = col_xform_from_transform(pose);
-    b->prev_xf = b->xf;
     b->upd_pose = b->prev_pose = pose;
     b->continuous = def->continuous ? 1 : 0;
     b->user_data = def->user_data;
@@ -154,7 +159,7 @@ col_status col_body_destroy(col_world *world, col_body_id body)
     if (b->continuous) world->continuous_count--;
     if (b->disabled_count > 0) col_pair_filter_forget_body(world, slot);
     /* The dirty list may still name the slot; the update skips slots that are not live. */
-    b->dirty = 0;
+    world->dirty[slot] = 0;
     /* Deferred: the slot must not carry a new body before the broad phase has dropped
      * the old proxy at the next update. */
     col_id_pool_free(&world->body_ids, (int)slot, true);

@@ -66,10 +66,10 @@ static void store_range(int begin, int end, int worker_index, void *arg)
     const pose_batch_call *c = arg;
     col_world *w = c->w;
     for (int i = begin; i < end; i++) {
-        col_body_rec *b = &w->bodies[c->bodies[i].index1 - 1];
-        b->pose = w->poses.poses.data[i];
-        w->poses.newly.data[i] = !b->dirty;
-        b->dirty = 1;
+        uint32_t s = c->bodies[i].index1 - 1;
+        w->bodies[s].pose = w->poses.poses.data[i];
+        w->poses.newly.data[i] = !w->dirty[s];
+        w->dirty[s] = 1;
     }
 }
 

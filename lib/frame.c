@@ -119,10 +119,13 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         uint32_t s = w->dirty_list[k];
         if (!w->body_ids.live[s]) continue;
         col_body_rec *b = &w->bodies[s];
+        col_xform prev_xf; /* not kept in the record (lib/world.h) */
         if (b->moved_frame != f->frame) { /* not on a retried update */
-            b->prev_xf = b->xf;
+            prev_xf = b->xf;
             b->prev_pose = b->upd_pose;
             b->motion_bound_prev = b->motion_bound;
+        } else {
+            prev_xf = col_xform_from_transform(b->prev_pose);
         }
         b->upd_pose = b->pose;
         b->xf = col_xform_from_transform(b->pose);
@@ -132,9 +135,9 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
          * pairs in this frame's pair loop (lib/schedule.h). Declared speeds floor the bound. */
         bool tripped = false;
         double r = w->shapes[b->shape].radius;
-        double mu = col_motion_bound(&b->prev_xf, &b->xf, r);
+        double mu = col_motion_bound(&prev_xf, &b->xf, r);
         double d = col_motion_declared(b->max_linear_speed, b->max_angular_speed, r,
-                                       col_max_abs(b->prev_xf.p) + col_max_abs(b->xf.p));
+                                       col_max_abs(prev_xf.p) + col_max_abs(b->xf.p));
         b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, d, &tripped);
         if (tripped) b->tripped_frame = f->frame;
         /* The broad phase holds a fat box (I-COLLIDE's fixed-size cube plus a margin) and
@@ -184,7 +187,7 @@ static uint8_t test_record(const frame_ctx *f, col_worker_ctx *worker, const col
         out |= PAIR_WOKE;
     }
     /* An answer from the previous frame still holds if neither pose changed. */
-    if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !A->dirty && !B->dirty)) {
+    if (!(slot->tested_frame == f->frame - 1 && slot->tested_frame != 0 && !w->dirty[r->a] && !w->dirty[r->b])) {
         col_np_result res;
         /* Hull pairs, the common case, straight to the backend (lib/shape_pair.h says the
          * same; measured: the general path cost cw500 5 % a frame). */
@@ -416,7 +419,7 @@ static void publish(col_world *w, uint64_t *keys, int nout, int nrec, int bits)
 /* The frame is done: moves are consumed, ids of bodies removed during it may be reused. */
 static void end_frame(col_world *w, uint64_t frame)
 {
-    for (int k = 0; k < w->dirty_count; k++) w->bodies[w->dirty_list[k]].dirty = 0;
+    for (int k = 0; k < w->dirty_count; k++) w->dirty[w->dirty_list[k]] = 0;
     w->dirty_count = 0;
     col_id_pool_release_deferred(&w->body_ids);
     w->frame = frame;

@@ -71,14 +71,6 @@ void col_interframe_events(const col_world *w, const col_pair **pairs, int *coun
     *count = st->out[st->cur].count;
 }
 
-/* The pose body slot s had at the update before update number frame, while or after
- * that update is built. */
-static const col_xform *if_prev(const col_world *w, uint32_t s, uint64_t frame)
-{
-    const col_body_rec *b = &w->bodies[s];
-    return b->moved_frame == frame && frame != 0 ? &b->prev_xf : &b->xf;
-}
-
 /* The swept test of body slots sa and sb from their poses at the update before update
  * number frame to those at frame (the quaternions as set: lib/world.h's upd_pose). */
 static void if_swept(const col_world *w, uint32_t sa, uint32_t sb, uint64_t frame, col_ccd_swept_result *out)
@@ -117,7 +109,8 @@ col_status col_interframe_prepare(col_world *w)
         const col_body_rec *b = &w->bodies[s];
         if_box *o = &st->boxes.data[nbox++];
         o->slot = (uint32_t)s;
-        col_swept_box(w->shapes[b->shape].geom, if_prev(w, (uint32_t)s, frame), &b->xf, o->lo, o->hi);
+        col_xform prev = col_world_body_prev_xf(w, (uint32_t)s, frame);
+        col_swept_box(w->shapes[b->shape].geom, &prev, &b->xf, o->lo, o->hi);
     }
     if (nbox > 1) qsort(st->boxes.data, (size_t)nbox, sizeof(if_box), if_box_cmp);
 

@@ -73,13 +73,13 @@ static col_status tree_sync(col_world *w, struct col_query_tree *q)
     int dirty_live = 0, hw = w->body_ids.high_water;
     for (int k = 0; k < w->dirty_count; k++) {
         uint32_t s = w->dirty_list[k];
-        dirty_live += w->body_ids.live[s] && w->bodies[s].dirty;
+        dirty_live += w->body_ids.live[s] && w->dirty[s];
     }
     int n = w->body_ids.live_count - dirty_live;
     col_box_tree *t = &q->tree;
     bool same = t->item_count == n && n > 0;
     for (int k = 0; same && k < n; k++)
-        same = w->body_ids.live[t->ids[k]] && (dirty_live == 0 || !w->bodies[t->ids[k]].dirty);
+        same = w->body_ids.live[t->ids[k]] && (dirty_live == 0 || !w->dirty[t->ids[k]]);
     if (same) {
         for (int k = 0; k < n; k++) {
             const col_aabb *b = &w->hot[t->ids[k]].box;
@@ -92,7 +92,7 @@ static col_status tree_sync(col_world *w, struct col_query_tree *q)
     if (st != COL_OK) return st;
     int k = 0;
     for (int s = 0; s < hw; s++)
-        if (w->body_ids.live[s] && (dirty_live == 0 || !w->bodies[s].dirty)) {
+        if (w->body_ids.live[s] && (dirty_live == 0 || !w->dirty[s])) {
             q->ids[k] = (uint32_t)s;
             q->mins[k] = w->hot[s].box.min, q->maxs[k] = w->hot[s].box.max;
             k++;
@@ -162,7 +162,7 @@ bool col_query_body_passes(const col_world *w, uint32_t slot, const col_query_fi
 void col_query_body_pose_box(const col_world *w, uint32_t slot, col_xform *xf, col_aabb *box)
 {
     const col_body_rec *b = &w->bodies[slot];
-    if (!b->dirty) {
+    if (!w->dirty[slot]) {
         *xf = b->xf;
         *box = w->hot[slot].box;
         return;

@@ -30,7 +30,7 @@ void col_world_query_destroy(col_world *world);
  * the walk asks it for every leaf item the ray's box test passes. */
 static inline bool col_query_body_in_tree(const col_world *w, uint32_t slot)
 {
-    return w->body_ids.live[slot] && !w->bodies[slot].dirty;
+    return w->body_ids.live[slot] && !w->dirty[slot];
 }
 /* The group/mask rule and the callback. */
 bool col_query_body_passes(const col_world *w, uint32_t slot, const col_query_filter *f);

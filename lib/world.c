@@ -172,6 +172,7 @@ void col_world_destroy(col_world *world)
     col_free_bytes(&w->alloc, w->bodies, (size_t)w->body_cap * sizeof(col_body_rec));
     col_free_bytes(&w->alloc, w->dirty_list, (size_t)w->body_cap * sizeof(uint32_t));
     col_free_bytes(&w->alloc, w->hot, (size_t)w->body_cap * sizeof(col_body_hot));
+    col_free_bytes(&w->alloc, w->dirty, (size_t)w->body_cap);
     col_id_pool_destroy(&w->shape_ids, &w->alloc);
     col_id_pool_destroy(&w->body_ids, &w->alloc);
     col_pair_cache_destroy(&w->pair_cache, &w->alloc);

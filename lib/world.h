@@ -53,9 +53,13 @@ typedef struct col_shape_rec {
 typedef struct col_body_rec {
     col_transform pose;   /* as set, quaternion normalised */
     col_xform xf;         /* rotation matrix and position of pose, refreshed at update */
-    col_xform prev_xf;    /* xf before the update numbered moved_frame */
-    col_transform upd_pose, prev_pose; /* the poses of xf and prev_xf as set (the quaternions
-                                          the continuous mode interpolates: lib/continuous.c) */
+    /* the poses as set of xf and of the xf before the update numbered moved_frame (the
+     * quaternions the continuous mode interpolates: lib/continuous.c). xf is always
+     * col_xform_from_transform(upd_pose), so that earlier xf is not stored but recomputed
+     * from prev_pose, bit for bit, where needed (col_world_body_prev_xf): 96 bytes less
+     * per body, which every frame streams through (docs/broadphase.md, "The frame around
+     * it") */
+    col_transform upd_pose, prev_pose;
     uint64_t moved_frame; /* the update that last changed xf (0: never moved) */
     /* time-to-collision schedule (lib/schedule.h): the per-frame motion bound the body is
      * armed with, the one it had before the update numbered moved_frame, and the last
@@ -73,7 +77,6 @@ typedef struct col_body_rec {
     uint32_t group, mask;
     uint8_t is_static;
     uint8_t continuous;   /* col_body_def.continuous */
-    uint8_t dirty;        /* in the dirty list: pose set since the last update */
     int disabled_count;   /* entries of this body in the disabled-pair list */
 } col_body_rec;
 
@@ -108,6 +111,11 @@ struct col_world {
     col_body_rec *bodies;
     uint32_t *dirty_list; /* bodies whose pose changed since the last update */
     col_body_hot *hot;    /* per body slot: what the pair loop tests first */
+    /* per body slot: 1 while in the dirty list (pose set since the last update). Its own
+     * array, not a field of the body record: the end of every frame clears it for every
+     * moved body, which on the record was one more cache line per body (million: 8 ms of
+     * a 300 ms frame; docs/broadphase.md, "The frame around it") */
+    uint8_t *dirty;
     int body_cap;         /* size of bodies[] and dirty_list[] */
     int dirty_count;
     int static_count;
@@ -175,8 +183,8 @@ col_status col_pose_normalize(double quaternion_tolerance, col_transform pose, c
 /* Puts a body in the dirty list (its pose counts as changed at the next update). */
 static inline void col_world_mark_dirty(col_world *w, uint32_t slot)
 {
-    if (!w->bodies[slot].dirty) {
-        w->bodies[slot].dirty = 1;
+    if (!w->dirty[slot]) {
+        w->dirty[slot] = 1;
         w->dirty_list[w->dirty_count++] = slot;
     }
 }
@@ -209,12 +217,13 @@ static inline bool col_aabb_contains(const col_aabb *outer, const col_aabb *inne
            inner->max.x <= outer->max.x && inner->max.y <= outer->max.y && inner->max.z <= outer->max.z;
 }
 
-/* The pose a body had at the update before the last one: prev_xf if the last update
- * moved it, else its current xf (it did not move in between). */
-static inline const col_xform *col_world_body_prev_xf(const col_world *world, uint32_t slot)
+/* The xform a body had at the update before update number frame, while or after that
+ * update is built: recomputed from prev_pose if that update moved it (the same function
+ * of the same pose made it then), else its current xf (it did not move in between). */
+static inline col_xform col_world_body_prev_xf(const col_world *world, uint32_t slot, uint64_t frame)
 {
     const col_body_rec *b = &world->bodies[slot];
-    return b->moved_frame == world->frame && world->frame != 0 ? &b->prev_xf : &b->xf;
+    return b->moved_frame == frame && frame != 0 ? col_xform_from_transform(b->prev_pose) : b->xf;
 }
 
 /* The kinds in the low bits of an id's tag (include/colibri/id.h); 0 is the null id's. */

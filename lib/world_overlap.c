@@ -77,7 +77,7 @@ static void overlap_walk(overlap_query *q)
     }
     for (int k = 0; k < q->w->dirty_count && q->status == COL_OK; k++) {
         uint32_t s = q->w->dirty_list[k];
-        if (q->w->body_ids.live[s] && q->w->bodies[s].dirty) overlap_body(q, s);
+        if (q->w->body_ids.live[s] && q->w->dirty[s]) overlap_body(q, s);
     }
 }
 

@@ -103,7 +103,7 @@ static void ray_body(ray_query *q, uint32_t slot, bool boxed)
     const col_body_rec *b = &w->bodies[slot];
     col_xform xf;
     double tmax = ray_tmax(q);
-    if (b->dirty) {
+    if (w->dirty[slot]) {
         col_aabb box;
         col_query_body_pose_box(w, slot, &xf, &box);
         if (seg_box_enter(q, box.min, box.max) > tmax) return;
@@ -254,7 +254,7 @@ static col_status ray_run(const col_world *w, col_vec3 origin, col_vec3 translat
     ray_walk(q, col_world_query_tree(w));
     for (int k = 0; k < w->dirty_count && !q->done; k++) {
         uint32_t s = w->dirty_list[k];
-        if (w->body_ids.live[s] && w->bodies[s].dirty) ray_body(q, s, false);
+        if (w->body_ids.live[s] && w->dirty[s]) ray_body(q, s, false);
     }
     if (q->status != COL_OK) return col_world_fail(w, q->status, "%s: out of memory for the hit list", what);
     return COL_OK;

@@ -115,7 +115,7 @@ static void cast_walk(cast_query *q)
     }
     for (int k = 0; k < q->w->dirty_count && q->status != COL_ERR_OUT_OF_MEMORY; k++) {
         uint32_t s = q->w->dirty_list[k];
-        if (q->w->body_ids.live[s] && q->w->bodies[s].dirty) cast_body(q, s);
+        if (q->w->body_ids.live[s] && q->w->dirty[s]) cast_body(q, s);
     }
 }
 

@@ -767,6 +767,84 @@ static void test_every_allocation_mesh(void **state)
     col_geometry_destroy(ref);
 }
 
+/* ---- a teleport in an update that fails after the bounds step, then retried ---- */
+
+/* Whether the last update reported bodies a and b as colliding. */
+static bool reported(const col_world *w, col_body_id a, col_body_id b)
+{
+    col_pair_events ev = col_world_get_pair_events(w);
+    for (int k = 0; k < ev.pair_count; k++)
+        if ((ev.pairs[k].a.index1 == a.index1 && ev.pairs[k].b.index1 == b.index1) ||
+            (ev.pairs[k].a.index1 == b.index1 && ev.pairs[k].b.index1 == a.index1))
+            return true;
+    return false;
+}
+
+/* Two unit spheres whose boxes overlap but which are 0.27 apart, still for 3 updates, so
+ * their pair sleeps for many frames (COL_SCHEDULE_TTC); then A jumps onto B (an exact
+ * overlap: the same centre) while 40 new bodies make the update allocate after its bounds
+ * step (broad phase, pair set, pair cache). Each of those allocations fails in turn: the
+ * retried update must report A and B and arm A with the motion bound of an update that
+ * did not fail (A's motion measured from the pose before the jump, not from the one the
+ * failed update already applied: a bound too small would let later pairs sleep too long). */
+static void test_retried_update_measures_the_jump(void **state)
+{
+    (void)state;
+    int failures = 0;
+    double ref_bound = 0.0;
+    for (long k = 0;; k++) { /* k = 0: the reference, no failure */
+        counting_alloc ca = {0};
+        col_world_def def = col_default_world_def();
+        def.worker_count = 1;
+        def.schedule = COL_SCHEDULE_TTC;
+        def.allocator = counting_hooks(&ca);
+        col_world *w = NULL;
+        assert_int_equal(col_world_create(&def, &w), COL_OK);
+        col_shape_id ball;
+        assert_int_equal(col_shape_create_sphere(w, 0.5, &ball), COL_OK);
+        col_body_def d = col_default_body_def();
+        d.shape = ball;
+        col_body_id a, b, more;
+        d.pose = at(0, 0, 0);
+        assert_int_equal(col_body_create(w, &d, &a), COL_OK);
+        d.pose = at(0.9, 0.9, 0);
+        assert_int_equal(col_body_create(w, &d, &b), COL_OK);
+        for (int f = 0; f < 3; f++) {
+            assert_int_equal(col_body_set_pose(w, a, at(0, 0, 0)), COL_OK);
+            assert_int_equal(col_world_update(w), COL_OK);
+            assert_false(reported(w, a, b));
+        }
+        col_counters c;
+        assert_int_equal(col_world_get_counters(w, &c), COL_OK);
+        assert_int_equal(c.sleeping_pairs, 1);
+        assert_int_equal(col_body_set_pose(w, a, at(0.9, 0.9, 0)), COL_OK);
+        for (int i = 0; i < 40; i++) {
+            d.pose = at(50 + 0.6 * i, 0, 0);
+            assert_int_equal(col_body_create(w, &d, &more), COL_OK);
+        }
+        ca.fail_attempt = k > 0 ? ca.attempts + k : 0;
+        col_status st = col_world_update(w);
+        bool hit = k == 0 || ca.attempts >= ca.fail_attempt;
+        ca.fail_attempt = 0;
+        if (st == COL_ERR_OUT_OF_MEMORY) {
+            failures++;
+            st = col_world_update(w);
+        }
+        assert_int_equal(st, COL_OK);
+        if (!reported(w, a, b)) fail_msg("allocation %ld of the update failed: A's jump onto B went unseen", k);
+        double bound = w->bodies[a.index1 - 1].motion_bound;
+        if (k == 0) ref_bound = bound;
+        else if (bound != ref_bound)
+            fail_msg("allocation %ld of the update failed: A's motion bound %.17g, %.17g without the failure", k, bound,
+                     ref_bound);
+        col_world_destroy(w);
+        assert_int_equal(ca.allocs, ca.frees);
+        if (!hit) break;
+    }
+    print_message("retried update: %d allocations of the update failed in turn\n", failures);
+    assert_true(failures > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -779,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_every_allocation_shape_from_geometry),
         cmocka_unit_test(test_every_allocation_world_free),
         cmocka_unit_test(test_every_allocation_mesh),
+        cmocka_unit_test(test_retried_update_measures_the_jump),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
