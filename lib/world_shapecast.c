@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ccd/c2a.h"
+#include "ccd/swept.h"
 #include "ccd/toi.h"
 #include "colibri/worldquery.h"
 #include "lib/query_tree.h"
@@ -134,9 +134,8 @@ static void cast_one(const cast_query *q, const col_toi_motion *mg, const col_ge
     col_toi_motion mb;
     col_toi_motion_init(&mb, b->pose, b->pose);
     const col_geometry *bg = q->w->shapes[b->shape].geom;
-    /* the same split as col_geometry_toi (lib/toi.c), so a cast answers as it does */
-    if (col_geometry_is_mesh(g) || col_geometry_is_mesh(bg)) col_c2a_toi(g, mg, bg, &mb, NULL, r, NULL);
-    else col_toi_convex(g, mg, bg, &mb, r);
+    /* the one dispatch of col_geometry_toi (lib/toi.c), so a cast answers as it does */
+    col_ccd_toi(g, mg, bg, &mb, r);
 }
 
 static col_shape_hit hit_of(const cast_query *q, uint32_t slot, const col_toi_result *r)
