@@ -11,6 +11,8 @@
 // default split). Poses use the rotation-matrix formula of docs/scenes.md, as ours do.
 #include <fcl/fcl.h>
 
+#include "fcl_mesh_io.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -20,13 +22,6 @@
 #include <vector>
 
 using namespace fcl;
-
-static double now() // CPU time of the thread, as bench/mesh_distance.c measures: the machine may be shared
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
 
 static Transform3d pose(const double *v) // px py pz qw qx qy qz
 {
@@ -39,30 +34,6 @@ static Transform3d pose(const double *v) // px py pz qw qx qy qz
     t.linear() = R;
     t.translation() = Vector3d(v[0], v[1], v[2]);
     return t;
-}
-
-template <class BV>
-static std::shared_ptr<CollisionGeometryd> read_mesh(FILE *f)
-{
-    int nv, nt;
-    if (fscanf(f, " mesh %d %d", &nv, &nt) != 2) return nullptr;
-    std::vector<Vector3d> ps(nv);
-    std::vector<Triangle> ts(nt);
-    for (int i = 0; i < nv; i++) {
-        double x, y, z;
-        if (fscanf(f, "%lf %lf %lf", &x, &y, &z) != 3) return nullptr;
-        ps[i] = Vector3d(x, y, z);
-    }
-    for (int i = 0; i < nt; i++) {
-        unsigned a, b, c;
-        if (fscanf(f, "%u %u %u", &a, &b, &c) != 3) return nullptr;
-        ts[i] = Triangle(a, b, c);
-    }
-    auto m = std::make_shared<BVHModel<BV>>();
-    if (m->beginModel(nt, nv) != BVH_OK || m->addSubModel(ps, ts) != BVH_OK || m->endModel() != BVH_OK)
-        return nullptr;
-    m->computeLocalAABB();
-    return m;
 }
 
 template <class BV>
