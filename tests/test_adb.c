@@ -154,7 +154,7 @@ static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint6
     col_adb_tree ta, tb;
     assert_int_equal(col_adb_tree_build(&g_alloc, &ma, COL_ADB_AREA_FACTOR_DEFAULT, &ta), COL_OK);
     assert_int_equal(col_adb_tree_build(&g_alloc, &mb, COL_ADB_AREA_FACTOR_DEFAULT, &tb), COL_OK);
-    const col_adb_params exact = {1.0, INT_MAX, 0, 0};
+    const col_adb_params exact = {1.0, INT_MAX, 0, 0, 0};
     int hits = 0;
     for (int q = 0; q < queries; q++) {
         col_xform xa = rand_pose(0.3), xb = rand_pose(1.6);
@@ -204,6 +204,53 @@ static void traversal_equals_exact_query(void **state)
     run_equal(6000, 3000, 400, false, 18002);
 }
 
+/* The depth factor's rate (col_adb_params.depth_rate): a rate so small that no pair's
+ * factor reaches p_min leaves the exact query (answer, node pairs, gap); rate 0 means
+ * COL_ADB_DEPTH_RATE; with it some of these queries stop as estimates. */
+static void depth_rate_controls_counting(void **state)
+{
+    (void)state;
+    const uint64_t seed = 18005;
+    printf("depth rate: seed %llu\n", (unsigned long long)seed);
+    scene_rand_seed(seed);
+    scene_mesh sa = {0}, sb = {0};
+    assert_true(scene_mesh_torusknot(&sa, 3000, 0, 0.16));
+    assert_true(scene_mesh_bumpy(&sb, 2000));
+    col_mesh ma, mb;
+    build_mesh(&sa, &ma);
+    build_mesh(&sb, &mb);
+    scene_mesh_free(&sa);
+    scene_mesh_free(&sb);
+    col_adb_tree ta, tb;
+    assert_int_equal(col_adb_tree_build(&g_alloc, &ma, COL_ADB_AREA_FACTOR_DEFAULT, &ta), COL_OK);
+    assert_int_equal(col_adb_tree_build(&g_alloc, &mb, COL_ADB_AREA_FACTOR_DEFAULT, &tb), COL_OK);
+    const col_adb_params slow = {0.99, 1, 0, 0, 1e-3}, dflt = {0.99, 1, 0, 0, 0},
+                         named = {0.99, 1, 0, 0, COL_ADB_DEPTH_RATE};
+    int estimated = 0;
+    for (int q = 0; q < 200; q++) {
+        col_xform xa = rand_pose(0.3), xb = rand_pose(1.6);
+        col_adb_result r, r2;
+        col_np_result np, np2, e;
+        col_mesh_mesh_query(&ma, &xa, &mb, &xb, NULL, &e);
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &slow, NULL, &r, &np);
+        assert_true(r.exact && r.collision_pairs == 0);
+        assert_true(np.colliding == e.colliding && np.gap == e.gap && np.iterations == e.iterations);
+        col_mesh_mesh_adb(&ma, &ta, &xa, &mb, &tb, &xb, &slow, NULL, &r);
+        assert_true(r.exact && r.colliding == e.colliding && r.collision_pairs == 0);
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &dflt, NULL, &r, &np);
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &named, NULL, &r2, &np2);
+        assert_true(r.colliding == r2.colliding && r.exact == r2.exact && r.visits == r2.visits &&
+                    r.probability == r2.probability);
+        estimated += !r.exact;
+    }
+    printf("  %d of 200 estimated at the default rate\n", estimated);
+    assert_true(estimated > 0);
+    col_adb_tree_free(&g_alloc, &ta);
+    col_adb_tree_free(&g_alloc, &tb);
+    col_mesh_free(&g_alloc, &ma);
+    col_mesh_free(&g_alloc, &mb);
+}
+
 static void budget_estimates(void **state)
 {
     (void)state;
@@ -219,7 +266,7 @@ static void budget_estimates(void **state)
     const col_xform id = col_xform_from_transform((col_transform){col_v3(0, 0, 0), {0, 0, 0, 1}});
     /* the same mesh twice at the same pose: the root pair overlaps, so one visit cannot
      * decide it */
-    col_adb_params p = {0.99, 10, 1, 0};
+    col_adb_params p = {0.99, 10, 1, 0, 0};
     col_adb_result r;
     col_mesh_mesh_adb(&m, &t, &id, &m, &t, &id, &p, NULL, &r);
     assert_false(r.exact);
@@ -254,7 +301,7 @@ static void budget_estimates(void **state)
 static void bad_input(void **state)
 {
     (void)state;
-    const col_adb_params good = {0.99, 10, 0, 0};
+    const col_adb_params good = {0.99, 10, 0, 0, 0};
     assert_true(col_adb_params_valid(&good));
     col_adb_params p = good;
     assert_false(col_adb_params_valid(NULL));
@@ -285,6 +332,15 @@ static void bad_input(void **state)
     p = good;
     p.time_budget = INFINITY;
     assert_false(col_adb_params_valid(&p));
+    const double bad_rate[] = {-1e-9, NAN, INFINITY};
+    for (size_t i = 0; i < sizeof bad_rate / sizeof bad_rate[0]; i++) {
+        p = good;
+        p.depth_rate = bad_rate[i];
+        assert_false(col_adb_params_valid(&p));
+    }
+    p = good;
+    p.depth_rate = 2.5;
+    assert_true(col_adb_params_valid(&p));
     /* a bad area factor */
     scene_rand_seed(18004);
     scene_mesh sa = {0};
@@ -527,7 +583,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_matches_closed_form), cmocka_unit_test(table_monotone),
         cmocka_unit_test(traversal_equals_brute_force), cmocka_unit_test(traversal_equals_exact_query),
-        cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
+        cmocka_unit_test(depth_rate_controls_counting), cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
         cmocka_unit_test(world_mode_exact_equals_off), cmocka_unit_test(world_budget_exact_claims_hold),
         cmocka_unit_test(world_query_and_bad_input),
     };
