@@ -133,14 +133,29 @@ static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 /* x^(1/3) for x in (0, 1], to about 1e-6 relative (plenty: the estimate is rounded to whole
  * cells): a first guess from the exponent, then Newton steps (libm's cbrt was 4 % of a
- * query's time). */
+ * query's time). The exponent is read from the bits for normal x (frexp and ldexp were
+ * library calls on the probe's path; the values are the same, every step being exact). */
 static double cube_root(double x)
 {
     if (!(x > 0)) return 0.0;
     int e;
-    double m = frexp(x, &e); /* x = m 2^e, m in [0.5, 1) */
+    double m;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int be = (int)((bits >> 52) & 0x7ff);
+    if (be != 0 && be != 0x7ff) {
+        e = be - 1022; /* x = m 2^e, m in [0.5, 1) */
+        bits = (bits & ~(0x7ffULL << 52)) | (1022ULL << 52);
+        memcpy(&m, &bits, sizeof m);
+    } else {
+        m = frexp(x, &e);
+    }
     int q = e >= 0 ? e / 3 : -((-e + 2) / 3), rem = e - 3 * q; /* e = 3q + rem, rem in 0..2 */
-    double y = ldexp(0.7 + 0.3 * m, q) * (rem == 0 ? 1.0 : rem == 1 ? 1.2599210498948732 : 1.5874010519681994);
+    /* 2^q, q >= -358 here (x >= 2^-1074), a normal double: the product is ldexp's, exactly */
+    uint64_t pq = (uint64_t)(q + 1023) << 52;
+    double two_q;
+    memcpy(&two_q, &pq, sizeof two_q);
+    double y = (0.7 + 0.3 * m) * two_q * (rem == 0 ? 1.0 : rem == 1 ? 1.2599210498948732 : 1.5874010519681994);
     for (int k = 0; k < 3; k++) y -= (y * y * y - x) / (3 * y * y);
     return y;
 }
@@ -178,9 +193,13 @@ double col_adb_pair_probability(const col_mesh *a, const col_adb_tree *ta, int i
     double r = cube_root(dmin(va, vb) / v);
     double fa = ca_cells * (V / (va * G3)) * (va < vb ? r * r : 1.0);
     double fb = cb_cells * (V / (vb * G3)) * (va < vb ? 1.0 : r * r);
-    int is = (int)ceil(dmin(s, (double)COL_ADB_SMAX));
+    /* ceil and floor by conversion (s > 0, and fa, fb >= 0 and at most 64: V is at most
+     * either box's volume), without the library calls */
+    double sc = dmin(s, (double)COL_ADB_SMAX);
+    int is = (int)sc;
+    if ((double)is < sc) is++;
     if (is < 1) is = 1;
-    int ia_ = (int)floor(fa + 0.5), ib_ = (int)floor(fb + 0.5);
+    int ia_ = (int)(fa + 0.5), ib_ = (int)(fb + 0.5);
     return col_adb_probability(is, ia_ > is ? is : ia_, ib_ > is ? is : ib_);
 }
 
