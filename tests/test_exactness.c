@@ -623,13 +623,15 @@ static void test_certified_gaps_exact(void **state)
     sets = sets < 6 ? 6 : sets;
     for (int s = 0; s < sets; s++) {
         /* Shapes: flat domes (sagitta 1e-6 .. 1e-13), needles (radius 1e-4 .. 1e-6), dome
-         * against needle, 40 .. 240 points, so that sepvec climbs (tables); and the
+         * against needle, 40 .. 240 points, so that sepvec climbs (tables), every eighth set
+         * of 17 .. 32 points, which sepvec scans instead of climbing; and the
          * flattest domes (sagitta 1e-12 .. 1e-13, 300 .. 500 points), whose graphs fold. */
         int kind = s % 4 == 3 ? 0 : s % 4;
         col_hull A, B;
         int ok;
         double sag = s % 4 == 3 ? pow(10.0, -urange(12.0, 13.0)) : pow(10.0, -urange(6.0, 13.0));
         int n = s % 4 == 3 ? 300 + (int)(urand() * 200) : 40 + (int)(urand() * 200);
+        if (s % 8 == 0) n = 17 + (int)(urand() * 16); /* small domes, which sepvec scans (SV_SCAN_MAX) */
         static col_vec3 pts_a[MAX_VERTS], pts_b[MAX_VERTS];
         ok = kind == 1 ? needle(n, pow(10.0, -urange(4.0, 6.0)), pts_a, &A) : dome(n, sag, pts_a, &A);
         if (!ok) continue;

@@ -514,6 +514,49 @@ static void test_identical(void **state)
     }
 }
 
+/* ---- small hulls: scanned, never climbed ---- */
+
+/* Hulls of up to 32 vertices (sepvec.c's SV_SCAN_MAX) are scanned at every step, and the
+ * search then certifies their gaps without the support tree's proof, which is sound only
+ * because a scan's maximum is exact. So the answers must not depend on the hull's graph:
+ * here every vertex's neighbours are itself (a climb never moves), and warm queries, whose
+ * cached vertices are stale after a random turn, must still agree with the exact LP oracle
+ * and carry true certificates. Climbing these hulls from the cache without the proof gives
+ * false "separated" answers here (checked by making sv_support climb above 16 vertices). */
+static void test_small_hull_graph_free(void **state)
+{
+    (void)state;
+    rng_seed(SEED + 9, __func__);
+    long hits = 0, total = 0;
+    for (int n = 17; n <= 32; n++) {
+        col_hull h;
+        build_shape(&h, n % 3, n, 1.0); /* ellipsoid, rod or plate */
+        for (int v = 0; v < h.vertex_count; v++)
+            for (int k = h.adj_first[v]; k < h.adj_first[v + 1]; k++) h.adj[k] = v;
+        void *d = make_data(&h, COL_SUPPORT_DEFAULT);
+        for (int t = 0; t < 40; t++) {
+            sv_pair_cache c;
+            col_np_sepvec.cache_init(c.b, &h, &h);
+            col_vec3 u = rand_unit();
+            col_xform xa = pose(col_v3(0, 0, 0), rand_quat()), xb = pose(col_scale(u, 3.0), rand_quat());
+            col_np_result r = sv(c.b, &h, d, &xa, &h, d, &xb, NULL, NULL);
+            assert_false(r.colliding);
+            /* A turned, B moved nearer: the cached vertices are no longer the supports. */
+            xa = pose(col_v3(0, 0, 0), rand_quat());
+            xb = pose(col_scale(u, urange(0.3, 1.6)), rand_quat());
+            r = sv(c.b, &h, d, &xa, &h, d, &xb, NULL, NULL);
+            assert_int_equal(r.colliding, oracle(&h, &xa, &h, &xb));
+            check_certificate(c.b, &h, &xa, &h, &xb, &r);
+            hits += r.colliding;
+            total++;
+        }
+        free(d);
+        col_hull_free(&g_alloc, &h);
+    }
+    print_message("  %ld warm queries on graph-free hulls of 17 .. 32 vertices, %ld colliding\n", total, hits);
+    assert_true(hits > total * 3 / 10 && hits < total * 7 / 10);
+}
+
 /* ---- grazing ---- */
 
 /* A plate resting on a box's top face with one vertex, at signed gaps of 1e-11 .. 1e-8 of
@@ -725,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_lemma_paths),
         cmocka_unit_test(test_coherent_options),
         cmocka_unit_test(test_identical),
+        cmocka_unit_test(test_small_hull_graph_free),
         cmocka_unit_test(test_grazing_exact),
         cmocka_unit_test(test_certificates),
         cmocka_unit_test(test_scratch),
