@@ -477,6 +477,23 @@ static void sv_seed(sv_search *q)
     }
 }
 
+/* A seeded polygon (sv_seed) already excludes every direction S with S.r_k < 0 for a
+ * seed k: such an S cannot separate, and the first step along it would only add a
+ * constraint. The search starts at the polygon's witness instead (Hornus' average
+ * direction, as lemma 4's jump does), which every seed's pair gives a positive gap. */
+static void sv_start_in_seeds(sv_search *q)
+{
+    if (q->nrec == 0 || q->poly.n == 0) return;
+    int outside = 0;
+    for (int k = 0; k < q->nrec; k++) outside |= col_dot(q->s, q->w->r[k]) < 0.0;
+    col_vec3 wv;
+    if (!outside || !col_sphpoly_witness(&q->poly, q->w->r, &wv)) return;
+    q->s = wv;
+    q->s_is_witness = 1;
+    q->c->near = 0;
+    q->c->info->seed_start = 1;
+}
+
 /* The step's support points in the world frame. */
 static void sv_points(sv_search *q)
 {
@@ -737,7 +754,10 @@ void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
     q.graze = opt != NULL && opt->graze > 0.0 ? opt->graze : COL_SV_GRAZE;
     q.reflect_max = opt != NULL && opt->reflect_max > 0 ? opt->reflect_max : COL_SV_REFLECT_MAX;
     sv_search_init(&q);
-    if (opt == NULL || !opt->no_seed) sv_seed(&q);
+    if (opt == NULL || !opt->no_seed) {
+        sv_seed(&q);
+        sv_start_in_seeds(&q);
+    }
     for (int step = 0; step < SV_MAX_STEPS; step++) {
         info->steps++;
         out->iterations = info->steps;

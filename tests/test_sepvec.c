@@ -433,7 +433,7 @@ static void test_coherent_options(void **state)
         build_shape(&sh[i], i % 4, 10 + (int)(rng_next() % 30), 1.0);
         data[i] = make_data(&sh[i], COL_SUPPORT_DEFAULT);
     }
-    long seeded[NOPT] = {0}, reflected[NOPT] = {0}, queries[NOPT] = {0}, colliding[NOPT] = {0};
+    long seeded[NOPT] = {0}, reflected[NOPT] = {0}, queries[NOPT] = {0}, colliding[NOPT] = {0}, started[NOPT] = {0};
     for (int pass = 0; pass < PASSES; pass++) {
         int ia = (int)(rng_next() % NSH), ib = (int)(rng_next() % NSH);
         double R = sh[ia].radius + sh[ib].radius;
@@ -456,6 +456,7 @@ static void test_coherent_options(void **state)
                 colliding[o] += r.colliding;
                 seeded[o] += info.seed_repeats;
                 reflected[o] += info.seed_hits;
+                started[o] += info.seed_start;
                 p = col_add(p, v);
                 qa = turn(qa, wa);
                 qb = turn(qb, wb);
@@ -464,12 +465,13 @@ static void test_coherent_options(void **state)
     }
     for (int o = 0; o < NOPT; o++)
         print_message("coherent fly-bys, %s: %ld queries, %ld colliding, %ld seeded pairs met again (lemma 4), "
-                      "%ld reflected on\n",
-                      names[o], queries[o], colliding[o], seeded[o], reflected[o]);
+                      "%ld reflected on, %ld started at the seeds' witness\n",
+                      names[o], queries[o], colliding[o], seeded[o], reflected[o], started[o]);
     /* the paths these options switch were taken */
     assert_true(seeded[0] > 0);
     assert_true(reflected[1] > 0 && seeded[1] == 0);
-    assert_true(seeded[2] == 0 && reflected[2] == 0);
+    assert_true(seeded[2] == 0 && reflected[2] == 0 && started[2] == 0);
+    assert_true(started[0] > 0);
     for (int o = 0; o < NOPT; o++) assert_true(colliding[o] > queries[o] / 10 && colliding[o] < queries[o] * 9 / 10);
     for (int i = 0; i < NSH; i++) {
         free(data[i]);
