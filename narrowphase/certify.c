@@ -401,3 +401,30 @@ int col_np_prove_overlap(const col_hull *a, const col_xform *xa, const col_hull 
     }
     return ov_frames(&c);
 }
+
+/* The bound, for a hull of radius r (the largest computed |v| of its local vertices) at a
+ * pose (R, p) whose matrix is within 2e-14 of a rotation in the 2-norm (lib/schedule.c
+ * derives it: unit quaternions to 8 ulps, the formula of docs/scenes.md): a world vertex
+ * w = fl(fl(R v) + p) lies within
+ *   |R v| <= (1 + 2e-14)(1 + 3 eps) r                (the norm, |v| <= r (1 + 3 eps))
+ *   + 9 eps r                                        (three 3-term dot products, fl(R v))
+ *   + sqrt 3 eps (1.01 r + |p|_inf)                  (the sum with p, per coordinate)
+ * of p, all below r + 1e-12 (r + |p|_inf) =: r + s. So the hull is in the ball B(p, r + s),
+ * and two such balls whose centres lie farther apart than the sum of their radii are
+ * disjoint. The computed centre distance L = fl(|fl(pb - pa)|) is within 5 eps L of the
+ * exact |pb - pa| (one rounding per coordinate of the difference, three of the sum of
+ * squares, one of the square root), and the computed axis u = fl(d / L) is within 5 eps of
+ * the exact unit vector d / |d| (hence u.(pb - pa) >= (1 - 1e-14) L and |u| <= 1 + 1e-14).
+ * Along u: min_B u.b - max_A u.a >= u.(pb - pa) - |u| (ra + sa + rb + sb)
+ *   >= (1 - 1e-14) L - (1 + 1e-14)(ra + rb + sa + sb);
+ * the factors 1e-12 below cover every one of these terms many times over. */
+double col_np_ball_gap(double ra, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis)
+{
+    col_vec3 d = col_sub(xb->p, xa->p);
+    double l = col_len(d);
+    double reach = (ra + rb + 1e-12 * (ra + rb + col_max_abs(xa->p) + col_max_abs(xb->p))) * (1.0 + 1e-12);
+    double gap = l * (1.0 - 1e-12) - reach;
+    if (!(gap > 0.0)) return 0.0;
+    *axis = col_scale(d, 1.0 / l);
+    return gap;
+}

@@ -40,6 +40,7 @@
 #include "lib/core/vec.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
+#include "narrowphase/certify.h"
 #include "narrowphase/sepvec_support.h"
 #include "narrowphase/sepvec_support_tree.h"
 #include "tests/oracle_lp.h"
@@ -53,6 +54,7 @@
 #define SEED_TINY UINT64_C(0x13f3000000000330)
 #define SEED_OFFSETS UINT64_C(0x13f2000000000012)
 #define SEED_CERTS UINT64_C(0x13ce27000000c11b)
+#define SEED_BALLS UINT64_C(0x13ba11500000001)
 
 /* Answers may differ from the exact LP's only within this many units of the largest world
  * coordinate (half ulps, u |x|) of touching, plus 1e-9 of the size: the world vertices
@@ -694,6 +696,65 @@ static void test_certified_gaps_exact(void **state)
     free(nc.scratch.mem);
 }
 
+/* The balls' certificate (narrowphase/certify.h: col_np_ball_gap), by which the world's
+ * pair loop answers "separated" without the backend, against exact rational arithmetic:
+ * hulls of points on a sphere whose farthest vertex (at the hull's radius) points at the
+ * other's farthest, so that the balls' gap is the hulls' gap along the axis up to rounding;
+ * centre distances (1 + delta) (ra + rb), delta of either sign, log-uniform in 1e-16 ..
+ * 1e-1; bodies at 0, 1e3 or 1e7 from the origin, where the world vertices' own rounding
+ * (about 1e-9 at 1e7) dwarfs a small delta: a bound without the positions' term certifies
+ * false gaps there (checked by dropping it). Every certified gap must hold exactly. */
+static void test_ball_gap_exact(void **state)
+{
+    (void)state;
+    rng_seed(SEED_BALLS, "balls' certificate against exact rational arithmetic");
+    static col_vec3 pts[24], wa[24], wb[24];
+    long configs = 0, certified = 0, false_certs = 0;
+    for (int s = 0; s < 60; s++) {
+        double sc = s % 3 == 0 ? 1e-3 : (s % 3 == 1 ? 1.0 : 1e3);
+        for (int i = 0; i < 24; i++) pts[i] = col_scale(unit_rand(), sc);
+        col_hull h;
+        if (!try_build(pts, 24, &h)) continue;
+        int far = 0;
+        for (int i = 0; i < h.vertex_count; i++)
+            if (col_len(h.vertices[i]) == h.radius) far = i;
+        col_vec3 v = h.vertices[far];
+        col_vec3 k = col_cross(v, fabs(v.x) < 0.5 * col_len(v) ? col_v3(1, 0, 0) : col_v3(0, 1, 0));
+        k = col_scale(k, 1.0 / col_len(k));
+        col_quat flip = {k.x, k.y, k.z, 0.0}; /* half a turn about k, which is perpendicular to v */
+        for (int c = 0; c < 40; c++) {
+            double off = c % 3 == 0 ? 0.0 : (c % 3 == 1 ? 1e3 : 1e7);
+            col_vec3 base = col_scale(unit_rand(), off);
+            col_vec3 ax = unit_rand();
+            double ang = urange(0.0, M_PI);
+            col_quat qa = {ax.x * sin(ang), ax.y * sin(ang), ax.z * sin(ang), cos(ang)};
+            col_transform ta = tf(base, qa);
+            int na = world_verts(&h, ta, wa);
+            col_vec3 u = col_sub(wa[far], ta.p);
+            u = col_scale(u, 1.0 / col_len(u));
+            double delta = pow(10.0, -urange(1.0, 16.0)) * (c % 2 == 0 ? 1.0 : -1.0);
+            col_transform tb = tf(col_add(ta.p, col_scale(u, 2.0 * h.radius * (1.0 + delta))), quat_mul(ta.q, flip));
+            int nb = world_verts(&h, tb, wb);
+            col_xform xa = col_xform_from_transform(ta), xb = col_xform_from_transform(tb);
+            col_vec3 axis = col_v3(0, 0, 0);
+            double g = col_np_ball_gap(h.radius, &xa, h.radius, &xb, &axis);
+            configs++;
+            if (!(g > 0.0)) continue;
+            certified++;
+            assert_true(fabs(col_len(axis) - 1.0) < 1e-14);
+            if (!exact_gap_holds(wa, na, wb, nb, axis, g)) {
+                if (false_certs++ < 3)
+                    print_message("  hull %d config %d: certified %.17g, exact gap %.17g (delta %.3g, offset %g)\n", s,
+                                  c, g, exact_gap_value, delta, off);
+            }
+        }
+        col_hull_free(&g_alloc, &h);
+    }
+    print_message("  %ld configurations, %ld certified by the balls, %ld false\n", configs, certified, false_certs);
+    assert_int_equal(false_certs, 0);
+    assert_true(certified > configs / 5 && certified < configs / 2);
+}
+
 /* The support tree's maximum is the scan's, value for value, on every hull kind above
  * (the flat domes fold the graph, so a climb would not always find it), with good and
  * bad hints, at scale 1 and 2^-330, and it visits few nodes when the hint is good. */
@@ -755,6 +816,7 @@ int main(void)
         cmocka_unit_test(test_large_offsets),
         cmocka_unit_test(test_support_tree),
         cmocka_unit_test(test_certified_gaps_exact),
+        cmocka_unit_test(test_ball_gap_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
