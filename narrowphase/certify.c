@@ -428,3 +428,43 @@ double col_np_ball_gap(double ra, const col_xform *xa, double rb, const col_xfor
     *axis = col_scale(d, 1.0 / l);
     return gap;
 }
+
+static double clamp(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* For any axis u, any matrix R (no orthogonality needed) and every vertex v of A (inside
+ * its local box [lo, hi], which is exact: the min and max of the vertices),
+ *   u.(R v + pa) = (R^T u).v + u.pa <= h(R^T u) + u.pa,  h(t) = sum_i max(t_i lo_i, t_i hi_i),
+ * the box's support function; and every world vertex of B lies within rb + 1e-12 (rb +
+ * |pb|_inf) of pb (col_np_ball_gap). So along u
+ *   min_B u.b - max_A u.a >= u.(pb - pa) - h(R^T u) - |u| rb - (the roundings),
+ * the roundings being those of A's world vertices (a few eps (ra + |pa|_inf)), of B's
+ * bound, of d = pb - pa (eps |d_i| each) and u.d (3 eps |u| |d|_1), of t = R^T u (3 eps
+ * per component, |R| entries <= 1 + 1e-13) and of h (3 eps |t|_1 max |box|): each a few
+ * eps of one of the magnitudes summed in mag below, which 1e-12 mag covers hundreds of
+ * times over. u is any direction; the one from the box's nearest point to B's origin
+ * (the local e = c - clamp(c), turned to the world) makes the gap that of the box and the
+ * ball up to rounding. */
+double col_np_box_ball_gap(const col_hull *a, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis)
+{
+    col_vec3 lo = a->aabb_min, hi = a->aabb_max;
+    col_vec3 d = col_sub(xb->p, xa->p);
+    col_vec3 c = col_mat3_tmul(&xa->R, d);
+    col_vec3 e = col_v3(c.x - clamp(c.x, lo.x, hi.x), c.y - clamp(c.y, lo.y, hi.y), c.z - clamp(c.z, lo.z, hi.z));
+    col_vec3 w = col_mat3_mul(&xa->R, e);
+    double wl = col_len(w);
+    if (!(wl > 0.0) || !isfinite(wl)) return 0.0;
+    col_vec3 u = col_scale(w, 1.0 / wl);
+    col_vec3 t = col_mat3_tmul(&xa->R, u);
+    double h = fmax(t.x * lo.x, t.x * hi.x) + fmax(t.y * lo.y, t.y * hi.y) + fmax(t.z * lo.z, t.z * hi.z);
+    double raw = col_dot(u, d) - h - rb * (1.0 + 1e-12);
+    double box = fmax(col_max_abs(lo), col_max_abs(hi));
+    double mag = 3.0 * col_max_abs(d) + (fabs(t.x) + fabs(t.y) + fabs(t.z)) * box + a->radius + rb +
+                 col_max_abs(xa->p) + col_max_abs(xb->p);
+    double gap = (raw - 1e-12 * mag) * (1.0 - 1e-12);
+    if (!(gap > 0.0)) return 0.0;
+    *axis = u;
+    return gap;
+}

@@ -47,6 +47,11 @@ col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_
  * asks the backend then). A few flops: a rejection before the backend's query. */
 double col_np_ball_gap(double ra, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis);
 
+/* The same for hull A's local box (col_hull.aabb_min/max at A's pose) against the ball of
+ * radius rb about B's origin: tighter than A's ball for long or flat hulls. *axis points
+ * from A to B. 0 when not proven. */
+double col_np_box_ball_gap(const col_hull *a, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis);
+
 /* Proves that the origin lies strictly inside the tetrahedron of m0..m3 (vectors whose
  * components carry a relative error of at most one rounding): all four cofactor weights
  * of the linear dependency have one sign beyond their error bounds. Returns 1 if proven. */

@@ -55,6 +55,7 @@
 #define SEED_OFFSETS UINT64_C(0x13f2000000000012)
 #define SEED_CERTS UINT64_C(0x13ce27000000c11b)
 #define SEED_BALLS UINT64_C(0x13ba11500000001)
+#define SEED_BOXBALL UINT64_C(0x13b0bba11000002)
 
 /* Answers may differ from the exact LP's only within this many units of the largest world
  * coordinate (half ulps, u |x|) of touching, plus 1e-9 of the size: the world vertices
@@ -755,6 +756,91 @@ static void test_ball_gap_exact(void **state)
     assert_true(certified > configs / 5 && certified < configs / 2);
 }
 
+/* The box-and-ball certificate (col_np_box_ball_gap), which the pair loop tries for hulls
+ * above 32 vertices, against exact rational arithmetic: A a box hull off its local origin,
+ * B a hull of points on a sphere whose farthest vertex (at B's radius) touches a point of
+ * A's box (on a face, an edge or a corner) from outside along the box's outward direction
+ * there, moved by delta of B's radius (either sign, log-uniform 1e-16 .. 1e-1); bodies at
+ * 0, 1e3 or 1e7 from the origin. Every certified gap must hold exactly; a bound without
+ * the positions' term certifies false ones (checked by dropping it). */
+static void test_box_ball_gap_exact(void **state)
+{
+    (void)state;
+    rng_seed(SEED_BOXBALL, "box and ball certificate against exact rational arithmetic");
+    static col_vec3 pts[24], wa[8], wb[24];
+    long configs = 0, certified = 0, false_certs = 0;
+    for (int s = 0; s < 60; s++) {
+        double sc = s % 3 == 0 ? 1e-3 : (s % 3 == 1 ? 1.0 : 1e3);
+        col_vec3 half = col_v3(urange(0.05, 1.0) * sc, urange(0.05, 1.0) * sc, urange(0.05, 1.0) * sc);
+        col_vec3 o = col_scale(unit_rand(), urange(0.0, 0.5) * sc);
+        col_vec3 corners[8];
+        for (int i = 0; i < 8; i++)
+            corners[i] = col_v3(o.x + (i & 1 ? half.x : -half.x), o.y + (i & 2 ? half.y : -half.y),
+                                o.z + (i & 4 ? half.z : -half.z));
+        for (int i = 0; i < 24; i++) pts[i] = col_scale(unit_rand(), urange(0.1, 1.0) * sc);
+        col_hull A, B;
+        if (!try_build(corners, 8, &A)) continue;
+        if (!try_build(pts, 24, &B)) {
+            col_hull_free(&g_alloc, &A);
+            continue;
+        }
+        int far = 0;
+        for (int i = 0; i < B.vertex_count; i++)
+            if (col_len(B.vertices[i]) == B.radius) far = i;
+        col_vec3 vhat = col_scale(B.vertices[far], 1.0 / col_len(B.vertices[far]));
+        for (int c = 0; c < 40; c++) {
+            /* a point of the box's surface and the outward direction there: k of the three
+             * coordinates on the box's bounds (1 a face, 2 an edge, 3 a corner) */
+            int k = 1 + c % 3;
+            double lo[3] = {A.aabb_min.x, A.aabb_min.y, A.aabb_min.z}, hi[3] = {A.aabb_max.x, A.aabb_max.y, A.aabb_max.z};
+            double tl[3], nl[3];
+            int first = (int)(rng_next() % 3);
+            for (int i = 0; i < 3; i++) {
+                int on = (i - first + 3) % 3 < k;
+                double side = urand() < 0.5 ? -1.0 : 1.0;
+                tl[i] = on ? (side > 0 ? hi[i] : lo[i]) : urange(lo[i], hi[i]);
+                nl[i] = on ? side : 0.0;
+            }
+            col_vec3 n_l = col_v3(nl[0], nl[1], nl[2]);
+            n_l = col_scale(n_l, 1.0 / col_len(n_l));
+            double off = c % 3 == 0 ? 0.0 : (c % 3 == 1 ? 1e3 : 1e7);
+            col_vec3 ax = unit_rand();
+            double ang = urange(0.0, M_PI);
+            col_quat qa = {ax.x * sin(ang), ax.y * sin(ang), ax.z * sin(ang), cos(ang)};
+            col_transform ta = tf(col_scale(unit_rand(), off), qa);
+            col_xform xa = col_xform_from_transform(ta);
+            col_vec3 T = col_xform_point(&xa, col_v3(tl[0], tl[1], tl[2])), n = col_mat3_mul(&xa.R, n_l);
+            /* B turned so that its farthest vertex points along -n */
+            col_vec3 axb = col_cross(vhat, col_neg(n));
+            double w = 1.0 + col_dot(vhat, col_neg(n));
+            if (w < 1e-3) continue;
+            double ql = sqrt(col_dot(axb, axb) + w * w);
+            col_quat qb = {axb.x / ql, axb.y / ql, axb.z / ql, w / ql};
+            double delta = pow(10.0, -urange(1.0, 16.0)) * (c % 2 == 0 ? 1.0 : -1.0);
+            col_transform tb = tf(col_add(T, col_scale(n, B.radius * (1.0 + delta))), qb);
+            int na = world_verts(&A, ta, wa), nb = world_verts(&B, tb, wb);
+            col_xform xb = col_xform_from_transform(tb);
+            col_vec3 axis = col_v3(0, 0, 0);
+            double g = col_np_box_ball_gap(&A, &xa, B.radius, &xb, &axis);
+            configs++;
+            if (!(g > 0.0)) continue;
+            certified++;
+            assert_true(fabs(col_len(axis) - 1.0) < 1e-14);
+            if (!exact_gap_holds(wa, na, wb, nb, axis, g)) {
+                if (false_certs++ < 3)
+                    print_message("  shapes %d config %d: certified %.17g, exact gap %.17g (delta %.3g, offset %g)\n",
+                                  s, c, g, exact_gap_value, delta, off);
+            }
+        }
+        col_hull_free(&g_alloc, &A);
+        col_hull_free(&g_alloc, &B);
+    }
+    print_message("  %ld configurations, %ld certified by the box and the ball, %ld false\n", configs, certified,
+                  false_certs);
+    assert_int_equal(false_certs, 0);
+    assert_true(certified > configs / 5 && certified < configs / 2);
+}
+
 /* The support tree's maximum is the scan's, value for value, on every hull kind above
  * (the flat domes fold the graph, so a climb would not always find it), with good and
  * bad hints, at scale 1 and 2^-330, and it visits few nodes when the hint is good. */
@@ -817,6 +903,7 @@ int main(void)
         cmocka_unit_test(test_support_tree),
         cmocka_unit_test(test_certified_gaps_exact),
         cmocka_unit_test(test_ball_gap_exact),
+        cmocka_unit_test(test_box_ball_gap_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
