@@ -697,6 +697,38 @@ static void test_certified_gaps_exact(void **state)
     free(nc.scratch.mem);
 }
 
+/* ---- the pair loop's certificates (balls, box and ball) ---- */
+
+/* The vertex at the hull's radius (the last of them). */
+static int farthest_vertex(const col_hull *h)
+{
+    int far = 0;
+    for (int i = 0; i < h->vertex_count; i++)
+        if (col_len(h->vertices[i]) == h->radius) far = i;
+    return far;
+}
+
+/* A random turn, as a unit quaternion (x, y, z, w). */
+static col_quat rand_turn(void)
+{
+    col_vec3 ax = unit_rand();
+    double ang = urange(0.0, M_PI);
+    col_quat q = {ax.x * sin(ang), ax.y * sin(ang), ax.z * sin(ang), cos(ang)};
+    return q;
+}
+
+/* Counts a certificate (g > 0 along the unit axis) and checks it exactly on the world
+ * vertices; prints the first false ones. */
+static void count_certificate(const col_vec3 *wa, int na, const col_vec3 *wb, int nb, col_vec3 axis, double g,
+                              long *certified, long *false_certs, double delta, double off)
+{
+    if (!(g > 0.0)) return;
+    (*certified)++;
+    assert_true(fabs(col_len(axis) - 1.0) < 1e-14);
+    if (!exact_gap_holds(wa, na, wb, nb, axis, g) && (*false_certs)++ < 3)
+        print_message("  certified %.17g, exact gap %.17g (delta %.3g, offset %g)\n", g, exact_gap_value, delta, off);
+}
+
 /* The balls' certificate (narrowphase/certify.h: col_np_ball_gap), by which the world's
  * pair loop answers "separated" without the backend, against exact rational arithmetic:
  * hulls of points on a sphere whose farthest vertex (at the hull's radius) points at the
@@ -716,9 +748,7 @@ static void test_ball_gap_exact(void **state)
         for (int i = 0; i < 24; i++) pts[i] = col_scale(unit_rand(), sc);
         col_hull h;
         if (!try_build(pts, 24, &h)) continue;
-        int far = 0;
-        for (int i = 0; i < h.vertex_count; i++)
-            if (col_len(h.vertices[i]) == h.radius) far = i;
+        int far = farthest_vertex(&h);
         col_vec3 v = h.vertices[far];
         col_vec3 k = col_cross(v, fabs(v.x) < 0.5 * col_len(v) ? col_v3(1, 0, 0) : col_v3(0, 1, 0));
         k = col_scale(k, 1.0 / col_len(k));
@@ -726,10 +756,7 @@ static void test_ball_gap_exact(void **state)
         for (int c = 0; c < 40; c++) {
             double off = c % 3 == 0 ? 0.0 : (c % 3 == 1 ? 1e3 : 1e7);
             col_vec3 base = col_scale(unit_rand(), off);
-            col_vec3 ax = unit_rand();
-            double ang = urange(0.0, M_PI);
-            col_quat qa = {ax.x * sin(ang), ax.y * sin(ang), ax.z * sin(ang), cos(ang)};
-            col_transform ta = tf(base, qa);
+            col_transform ta = tf(base, rand_turn());
             int na = world_verts(&h, ta, wa);
             col_vec3 u = col_sub(wa[far], ta.p);
             u = col_scale(u, 1.0 / col_len(u));
@@ -740,14 +767,7 @@ static void test_ball_gap_exact(void **state)
             col_vec3 axis = col_v3(0, 0, 0);
             double g = col_np_ball_gap(h.radius, &xa, h.radius, &xb, &axis);
             configs++;
-            if (!(g > 0.0)) continue;
-            certified++;
-            assert_true(fabs(col_len(axis) - 1.0) < 1e-14);
-            if (!exact_gap_holds(wa, na, wb, nb, axis, g)) {
-                if (false_certs++ < 3)
-                    print_message("  hull %d config %d: certified %.17g, exact gap %.17g (delta %.3g, offset %g)\n", s,
-                                  c, g, exact_gap_value, delta, off);
-            }
+            count_certificate(wa, na, wb, nb, axis, g, &certified, &false_certs, delta, off);
         }
         col_hull_free(&g_alloc, &h);
     }
@@ -784,9 +804,7 @@ static void test_box_ball_gap_exact(void **state)
             col_hull_free(&g_alloc, &A);
             continue;
         }
-        int far = 0;
-        for (int i = 0; i < B.vertex_count; i++)
-            if (col_len(B.vertices[i]) == B.radius) far = i;
+        int far = farthest_vertex(&B);
         col_vec3 vhat = col_scale(B.vertices[far], 1.0 / col_len(B.vertices[far]));
         for (int c = 0; c < 40; c++) {
             /* a point of the box's surface and the outward direction there: k of the three
@@ -804,10 +822,7 @@ static void test_box_ball_gap_exact(void **state)
             col_vec3 n_l = col_v3(nl[0], nl[1], nl[2]);
             n_l = col_scale(n_l, 1.0 / col_len(n_l));
             double off = c % 3 == 0 ? 0.0 : (c % 3 == 1 ? 1e3 : 1e7);
-            col_vec3 ax = unit_rand();
-            double ang = urange(0.0, M_PI);
-            col_quat qa = {ax.x * sin(ang), ax.y * sin(ang), ax.z * sin(ang), cos(ang)};
-            col_transform ta = tf(col_scale(unit_rand(), off), qa);
+            col_transform ta = tf(col_scale(unit_rand(), off), rand_turn());
             col_xform xa = col_xform_from_transform(ta);
             col_vec3 T = col_xform_point(&xa, col_v3(tl[0], tl[1], tl[2])), n = col_mat3_mul(&xa.R, n_l);
             /* B turned so that its farthest vertex points along -n */
@@ -823,14 +838,7 @@ static void test_box_ball_gap_exact(void **state)
             col_vec3 axis = col_v3(0, 0, 0);
             double g = col_np_box_ball_gap(&A, &xa, B.radius, &xb, &axis);
             configs++;
-            if (!(g > 0.0)) continue;
-            certified++;
-            assert_true(fabs(col_len(axis) - 1.0) < 1e-14);
-            if (!exact_gap_holds(wa, na, wb, nb, axis, g)) {
-                if (false_certs++ < 3)
-                    print_message("  shapes %d config %d: certified %.17g, exact gap %.17g (delta %.3g, offset %g)\n",
-                                  s, c, g, exact_gap_value, delta, off);
-            }
+            count_certificate(wa, na, wb, nb, axis, g, &certified, &false_certs, delta, off);
         }
         col_hull_free(&g_alloc, &A);
         col_hull_free(&g_alloc, &B);
