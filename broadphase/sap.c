@@ -91,15 +91,15 @@
 /* The grid. The cell side is COL_SAP_CELL_FACTOR times the mean box extent: a box
  * overlaps (1 + 1/f)^3 cells on average (1.95 at f = 4), while the members a sweep meets
  * per member (those whose mins lie in its interval on the sweep axis) fall with the
- * square of the cell side. Measured (colibri-bench frame_cpu_ms_mean, 1 worker, two runs
- * each, docs/broadphase.md): f = 3, 4, 6, 8 gave fast 1.60-1.63, 1.57-1.62, 1.55-1.57,
- * 1.59-1.63 ms; sparse100k 26.1-26.3, 26.2, 26.8-28.2, 27.6-30.9 ms; dense10k 17.8-18.2,
- * 18.2-18.3, 16.9-19.5, 18.4-20.0 ms; boxes 0.77-0.79, 0.78-0.80, 0.82-0.84,
- * 0.81-0.84 ms. (The earlier design, three sorted axes per cell, was best at f = 8.) A
- * grid is used from
- * COL_SAP_GRID_MIN proxies on (below, one cell: the lists are short anyway); at most
- * COL_SAP_GRID_AXIS cells per axis and one cell per COL_SAP_CELL_MIN proxies in all, so
- * the cells' own cost (a slice, 12 bytes and a visit each) stays below the proxies'. */
+ * square of the cell side. Measured (CPU time of the broad phase's functions per frame
+ * under perf, 1 worker, two runs each; docs/broadphase.md): f = 4, 6, 8 gave dense10k
+ * 2.37-2.39, 2.55-2.62, 2.90-3.01 ms; fast 0.33-0.35, 0.32-0.35, 0.34-0.37 ms;
+ * sparse100k 6.8-7.3, 6.2-6.3, 6.8-7.1 ms; million 70-76, 74-75, 69-70 ms. f = 4 is
+ * kept for dense10k, the one scene where the earlier design (three sorted axes per
+ * cell, best at f = 8) stays close. A grid is used from COL_SAP_GRID_MIN proxies on
+ * (below, one cell: the lists are short anyway); at most COL_SAP_GRID_AXIS cells per
+ * axis and one cell per COL_SAP_CELL_MIN proxies in all, so the cells' own cost (a
+ * slice, 12 bytes and a visit each) stays below the proxies'. */
 #define COL_SAP_CELL_FACTOR 4.0
 #define COL_SAP_GRID_MIN 256
 #define COL_SAP_GRID_AXIS 1024
