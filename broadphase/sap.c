@@ -673,8 +673,9 @@ static inline int sweep_list(col_sap *sap, const col_sap_ep *e, int n, int c, in
     return rc;
 }
 
-/* Insertion sort of a cell's list by value (stable), after its values were refreshed:
- * coherence makes it nearly linear. It records nothing: the sweeps find the changes. */
+/* Insertion sort of a cell's list by min on axis a (stable), after its moved boxes were
+ * refreshed: coherence makes it nearly linear. It records nothing: the sweep finds the
+ * changes. */
 static void sort_list(col_sap_ep *e, int n, int a)
 {
     for (int i = 1; i < n; i++) {
@@ -695,8 +696,8 @@ static inline int leaves(const col_sap *sap, uint32_t p, int i, int j, int k)
     return (sap->info.data[p] & COL_SAP_RESHAPE) && !in_range(&sap->next_range.data[p], i, j, k);
 }
 
-/* The first index in e[0, n) whose value is above v (so a new member goes after every
- * equal value, as a stable insertion would put it). */
+/* The first index in e[0, n) whose min on axis a is above v (so a new member goes after
+ * every equal min, as a stable insertion would put it). */
 static int upper_bound(const col_sap_ep *e, int n, float v, int a)
 {
     int lo = 0, hi = n;
@@ -720,11 +721,10 @@ static void join_cell(col_sap *sap, col_sap_cell *cell, uint32_t p)
     cell->count = n + 1;
 }
 
-/* One cell's update. If a member moved: a sweep of the list as it is (the last
- * update's boxes, old_boxes) records the pairs that end; the leaving members go, the
- * values of the rest are refreshed from the final boxes and sorted; the joiners come in;
- * and a sweep of the final boxes records the pairs that begin. A cell where nothing
- * moved and nobody joins has no change to record. */
+/* One cell's update. If a member moved: the leaving members go, the moved ones get
+ * their final boxes, and the list is sorted again. Then the joiners come in, and a sweep
+ * of the final boxes records the pairs that begin (the pairs that end were found before,
+ * end_items). A cell where nothing moved and nobody joins has no change to record. */
 static void update_cell(col_sap *sap, int c, col_sap_item *item)
 {
     col_sap_cell *cell = &sap->cells[c];
