@@ -1,105 +1,74 @@
 /* SPDX-License-Identifier: MIT */
-/* Sweep and prune after I-COLLIDE (Cohen, Lin, Manocha, Ponamgi 1995; Lin's survey
- * section 7.2) and Bullet's btAxisSweep3, run in every cell of a uniform grid (the
- * multi-SAP idea of Bullet's btMultiSapBroadphase, and of Tracy, Buss and Woods 2009,
- * "Efficient large-scale sweep and prune methods with AABB insertion and removal"): each
- * cell keeps three arrays of the endpoints of the boxes that overlap it (its members),
- * kept sorted by one insertion-sort pass per frame, with the pair set updated at the
- * swaps; a box that enters or leaves a cell is tested against that cell's members. One
- * global list per axis made every endpoint pass every endpoint between its old and new
- * place, however far apart in space their boxes were (13.5 million swaps a frame on
- * sparse100k); in a cell it passes only those of the boxes sharing the cell. The cells
- * run in parallel, their pair changes are applied afterwards in cell order (see
- * COL_SAP_ITEMS). See sap.h for the contract, docs/broadphase.md for the measurements.
+/* Sweep and prune in the cells of a uniform grid (the multi-SAP idea of Bullet's
+ * btMultiSapBroadphase, and of Tracy, Buss and Woods 2009, "Efficient large-scale sweep
+ * and prune methods with AABB insertion and removal"), with the sort kept across frames
+ * (I-COLLIDE: Cohen, Lin, Manocha, Ponamgi 1995; Lin's survey section 7.2) and each
+ * frame's pairs found by a sweep (box pruning, P. Terdiman 2007). Each cell keeps one
+ * list of the boxes that overlap it (its members), sorted by their mins on one axis, the
+ * sweep axis, each entry holding the member's box. Per frame and cell: the list's moved
+ * boxes are refreshed, an insertion sort restores the order (nearly linear: motion is
+ * coherent), joiners are put in place, and one sweep meets every pair of members whose
+ * boxes overlap; those that did not overlap at the last update are recorded as beginning.
+ * The pairs that end are found apart from the cells: one pass over the pair records.
+ * The cells run in parallel, their pair changes are applied afterwards in cell order
+ * (see COL_SAP_ITEMS). See sap.h for the contract, docs/broadphase.md for the
+ * measurements and the designs tried before (three sorted axes of min and max endpoints
+ * per cell, with the pair set updated at each swap of a min and a max).
  *
  * Single precision. Everything below is about the ROUNDED boxes: col_sap_insert and
  * col_sap_move round the caller's double box outward to floats once (round_box), and
- * every comparison in this file (the insertion-sort order, the swap tests, the rebuild's
- * sort and sweep) reads those floats or endpoints copied from them. So the proof below
- * holds exactly, for the float boxes: the set is exactly the overlap set of the rounded
- * boxes, a superset of that of the double boxes (outward rounding only grows a box).
- * Rounding only the endpoints would not do: swap tests on double boxes could disagree
- * with a float order at a near-tie (two doubles that round to one float), and a pair
- * would then be added or dropped against its overlap by order, breaking the invariant.
- * The rounding is a pure function of the caller's box (no rounding-mode dependence, see
- * round_down), so it changes nothing in the determinism argument of COL_SAP_ITEMS.
- * Why: the passes are memory-bound. Each swap moves an endpoint and loads the passed
- * proxy's box (boxes or old_boxes, at random proxy numbers) and flag byte; in doubles
- * that was a 16-byte endpoint and a 48-byte box, and sort_range took about 64% of the
- * frame on sparse100k (100 000 bodies: 9.6 MB of endpoints and 9.6 MB of boxes) and
- * 25-27% on dense10k (perf, 1 worker). Floats make them 8 and 24 bytes, half the footprint and the traffic.
- * Measured (colibri-bench frame_ms_median, 2-core Xeon VM with 2 MB of L2 per core and
- * a large shared L3, three runs each): sparse100k 89-99 -> 79-80 ms on 1 worker and
- * 50-51 -> 43-44 ms on 2, with sort_range about a quarter faster (its loads of boxes at
- * random proxy numbers stay latency-bound: that L3 holds either layout); dense10k
- * (1.9 MB of endpoints and boxes in doubles, about one L2) 12.5-12.7 -> 12.3-12.5 ms and
- * 7.0-7.1 -> 6.8-7.0 ms; fast (2 000 bodies) unchanged at 1.95 and 1.20 ms.
+ * every comparison in this file (the sort order, the sweeps' tests, the end pass, the
+ * rebuild) reads those floats or copies of them. So the proof below holds exactly, for
+ * the float boxes: the set is exactly the overlap set of the rounded boxes, a superset
+ * of that of the double boxes (outward rounding only grows a box). The rounding is a
+ * pure function of the caller's box (no rounding-mode dependence, see round_down), so it
+ * changes nothing in the determinism argument of COL_SAP_ITEMS. Why floats: the passes
+ * are memory-bound, and a 24-byte box (28 with its proxy in a cell's list) against 48
+ * halves their traffic (measured for the earlier design: sparse100k 89-99 -> 79-80 ms a
+ * frame on 1 worker, docs/broadphase.md).
  *
- * Endpoint order (per axis): by value; at equal values a min before a max, so boxes
- * that touch overlap (closed intervals, the narrow phase's convention: touching counts,
- * docs/scenes.md); two mins or two maxes at equal values keep their order in the array
- * (insertion sort is stable), which is deterministic. Bullet gets min-before-max from
- * even/odd quantised values; we compare floats and break the tie on the kind bit. Ties
- * are more common than in doubles (nearby doubles round to one float) and follow the
- * same rule, as the closed-interval overlap of the rounded boxes requires.
- *
- * Why the incremental pass keeps the set exact: first within one cell (its members and
- * the pairs among them), then across cells. On an axis, boxes A and B overlap iff
- * A.min comes before B.max and B.min before A.max in the sorted order, which with the
- * tie rule above is exactly A.min <= B.max && B.min <= A.max. Invariant at the start of
- * the three sort passes: the set holds exactly the pairs (not both static) that overlap
- * on all three axes *by the current array order*. Members that leave are dropped and
- * compaction keeps the order of the rest; writing moved values does not change the
- * order; joiners enter only after the sort (below). Insertion sort
- * swaps each pair of elements that is inverted with respect to the final order exactly
- * once and never swaps any other pair, so the order relation of A.min and B.max (or
- * B.min and A.max) on an axis changes iff they are swapped, exactly once. Take pair
- * (A, B) and its last swap across the three passes:
- * - none: its order relations on all axes are as at the start, so by the invariant its
- *   membership already equals overlap by the final order;
- * - a min passing below a max (overlap begins on that axis): we add the pair iff the
- *   final box values overlap on all three axes (every box value is final before the
- *   first pass), which is the required membership, and nothing changes it afterwards;
- * - a max passing below a min (overlap ends): we remove the pair; that axis's relation
- *   is final from then on, so the pair does not overlap at the end, as required.
- * So after the passes the set equals the all-axes overlap of the final boxes, and the
- * invariant holds for the next frame. Bullet (btAxisSweep3Internal sortMinDown etc.)
- * instead compares endpoint indices on the other axes (testOverlap2D), which fits its
- * one-proxy-at-a-time updates; we write every box first and then compare values.
- *
- * Across cells. The global set is the union of the cells' sets: two boxes that overlap
- * share a cell (cell_coord is monotone, so the cell of the corner made of the larger
- * mins lies in both ranges), and every event decides from the final boxes alone (an add
- * iff they overlap, a remove only when they do not), so adds and removes of one pair
- * from several cells agree and are idempotent (add of a present pair, remove of an
- * absent one: no change). Every pair whose membership changes gets an event: one that
- * starts overlapping overlaps in some cell c; if both were members of c before, c's
- * sort adds it (above); if one joined c, the join tests it against every member. One
- * that stops overlapping overlapped in some cell c' before; if both stay in c', its sort
- * removes it; if one leaves c', the leave tests it against every member (and removes it
- * when the last boxes overlapped and the final ones do not). A removal is never undone
- * by an add in the same update, so no pair is reported as leaving while it stays.
+ * Why the set stays exact. Invariant between updates: the set holds exactly the pairs of
+ * LIVE proxies, not both static, whose boxes overlap (closed intervals on all three axes:
+ * touching counts, the narrow phase's convention, docs/scenes.md); old_boxes holds those
+ * boxes during the next update, and a cell's entries hold its members' boxes. An update
+ * (after the removals of proxies) changes the membership of a pair only if one of its
+ * proxies moved or joins:
+ * - Ending pairs: a pair that stops overlapping was in the set and has a moved proxy;
+ *   the end pass tests every record with a moved proxy on the final boxes and drops
+ *   those that no longer overlap, and nothing else.
+ * - Beginning pairs: two boxes that overlap share a cell (cell_coord is monotone, so the
+ *   cell of the corner made of their larger mins lies in both ranges: owner_cell). After
+ *   the refresh, sort and joins, each cell's list holds exactly its members under the
+ *   final boxes, sorted by min on the sweep axis, and its sweep meets each overlapping
+ *   pair of members once (sweep_list). A pair met is recorded iff the cell owns it and
+ *   it is not in the set, which it is iff both proxies were LIVE and their old boxes
+ *   overlapped. So each beginning pair is recorded exactly once, by the one cell that
+ *   owns it, and no pair already in the set is recorded.
+ * So after the update the set is the overlap set of the final boxes, and the refresh
+ * (entries) and sync_items (old_boxes) restore the invariant. Within a cell the sweep
+ * needs only the order of the mins: for member p, the members after it whose mins are
+ * at most p's max are exactly those whose interval on the axis overlaps p's and starts
+ * no earlier; equal mins keep their order (the insertion sort is stable), which is
+ * deterministic, and either order meets the pair once.
  *
  * Bulk path: more than COL_SAP_FEW_INSERTS queued inserts (or a stale set after an
- * allocation failure) rebuilds: the grid is fitted to the boxes again (choose_grid),
- * each cell's axes are sorted by the total order (value, min before max, proxy), one
- * sweep per cell with an active list on the axis of largest spread of box centres
- * enumerates the overlapping pairs, and the result is diffed against the current set
- * so surviving pairs keep their user values.
+ * allocation failure) rebuilds: the grid is fitted to the boxes again (choose_grid), the
+ * sweep axis is chosen (largest spread of box centres), each cell's list is sorted by
+ * the total order (min, proxy), and the same sweep per cell enumerates the overlapping
+ * pairs, diffed against the current set so surviving pairs keep their user values.
  *
  * Out of memory: removals come first and need no memory; the joins, the cells' room
- * (relayout) and the event pool are grown before anything else changes; a pair add that fails mid-pass lets the pass finish (the
- * arrays stay sorted, the set stays a subset of the truth) and marks the set stale, so
- * the next update rebuilds. A failed update returns -1 and never leaves the structure
- * inconsistent.
+ * (relayout) and the event pool are grown before anything else changes; a pair add that
+ * fails mid-pass lets the pass finish (the lists stay sorted, the set stays a subset of
+ * the truth) and marks the set stale, so the next update rebuilds. A failed update
+ * returns -1 and never leaves the structure inconsistent.
  *
  * Memory: per-proxy arrays grow with the largest proxy index (boxes, old boxes and two
- * cell ranges: 72 bytes, plus a flag byte and an int); the endpoint pools (three
- * endpoints of 8 bytes per member and axis, with slack), the cells, the join lists, the
- * insert queue, the merge-sort buffer, the active list and the pass's items and event
- * pool persist across frames, so an update on a steady scene (moves only) allocates
- * nothing once the pair set, the pools and the event pool have met their peaks.
- * Endpoints are 8 bytes (float + proxy << 1 | is_max), so proxies are < 2^31. */
+ * cell ranges: 72 bytes, plus a flag byte); the cells' pool (a 28-byte entry per
+ * membership, with slack), the cells, the join lists, the insert queue, the merge-sort
+ * buffer and the pass's items and event pool persist across frames, so an update on a
+ * steady scene (moves only) allocates nothing once the pair set, the pool and the event
+ * pool have met their peaks. Proxies are < 2^31 (event encoding). */
 #include "broadphase/sap.h"
 
 #include <assert.h>
@@ -114,22 +83,24 @@
 /* The few-inserts threshold: more queued inserts than this rebuild (sort and sweep every
  * cell, and choose the grid again for the new population) instead of joining cells one
  * by one. A join costs a test against each member of each cell the newcomer overlaps
- * plus a binary search and a move per axis, so a handful of spawns never re-sorts, and a
+ * plus a binary search and a move, so a handful of spawns never re-sorts, and a
  * bulk load (the first one especially, which has no grid to join yet) gets a grid fitted
  * to it. */
 #define COL_SAP_FEW_INSERTS 32
 
 /* The grid. The cell side is COL_SAP_CELL_FACTOR times the mean box extent: a box
- * overlaps (1 + 1/f)^3 cells on average (1.42 at f = 8), while the endpoints an endpoint
- * passes per unit of motion fall with the square of the cell side (a cell's axis holds
- * its members only). Measured (CPU time of the broad phase's functions per frame under
- * perf, 1 worker; docs/broadphase.md): sparse100k 13.6, 14.2, 14.2, 10.7, 10.0-10.4, 11.3,
- * 11.4, 14.5 ms at f = 2, 3, 4, 6, 8, 12, 16, 24 (79 ms with one global list); million
- * 159, 114, 115 ms at f = 4, 8, 12; fast about flat (0.84-0.90 ms). A grid is used from
- * COL_SAP_GRID_MIN proxies on (below, one cell: the lists are short anyway); at most
- * COL_SAP_GRID_AXIS cells per axis and one cell per COL_SAP_CELL_MIN proxies in all, so
- * the cells' own cost (a slice, 12 bytes and a visit each) stays below the proxies'. */
-#define COL_SAP_CELL_FACTOR 8.0
+ * overlaps (1 + 1/f)^3 cells on average (1.95 at f = 4), while the members a sweep meets
+ * per member (those whose mins lie in its interval on the sweep axis) fall with the
+ * square of the cell side. Measured (CPU time of the broad phase's functions per frame
+ * under perf, 1 worker, two runs each; docs/broadphase.md): f = 4, 6, 8 gave dense10k
+ * 2.37-2.39, 2.55-2.62, 2.90-3.01 ms; fast 0.33-0.35, 0.32-0.35, 0.34-0.37 ms;
+ * sparse100k 6.8-7.3, 6.2-6.3, 6.8-7.1 ms; million 70-76, 74-75, 69-70 ms. f = 4 is
+ * kept for dense10k, the one scene where the earlier design (three sorted axes per
+ * cell, best at f = 8) stays close. A grid is used from COL_SAP_GRID_MIN proxies on
+ * (below, one cell: the lists are short anyway); at most COL_SAP_GRID_AXIS cells per
+ * axis and one cell per COL_SAP_CELL_MIN proxies in all, so the cells' own cost (a
+ * slice, 12 bytes and a visit each) stays below the proxies'. */
+#define COL_SAP_CELL_FACTOR 4.0
 #define COL_SAP_GRID_MIN 256
 #define COL_SAP_GRID_AXIS 1024
 #define COL_SAP_CELL_MIN 8
@@ -138,7 +109,7 @@
  * (cells_per_item is set with the grid, a function of the boxes, never of the worker
  * count; and since an item handles its cells in order and the events are applied in
  * item order, the result is that of one pass over the cells in order, however they are
- * grouped). Small grids (27 cells on fast or dense10k) get an item per cell, so two
+ * grouped). Small grids (125 cells on fast) get an item per cell, so two
  * workers share the pass. The events of an item go to chunks of
  * COL_SAP_CHUNK taken from a pool with an atomic counter: the pool runs out iff the items
  * need more chunks in total than it has, whatever the schedule, and then the update
@@ -148,7 +119,6 @@
 #define COL_SAP_ITEMS 256
 #define COL_SAP_CHUNK 256
 #define COL_SAP_MIN_CHUNKS 16
-#define COL_SAP_EV_REMOVE (1ull << 63)
 
 typedef struct col_sap_item {
     int first, last; /* chunks of this item's events, -1: none */
@@ -167,42 +137,36 @@ enum {
     COL_SAP_MOVED = 32   /* flag: moved since the last update; old_boxes holds its box then */
 };
 
-typedef struct col_sap_ep {
-    float value;   /* the proxy's rounded box (col_sap_fbox) on this axis */
-    uint32_t data; /* proxy << 1 | is_max */
-} col_sap_ep;
-
 /* A proxy's box as the passes see it: the caller's box rounded outward to floats
- * (round_box). Every comparison of the structure reads these values or endpoints copied
- * from them, never the caller's doubles. */
+ * (round_box). Every comparison of the structure reads these values or copies of them,
+ * never the caller's doubles. */
 typedef struct col_sap_fbox {
-    float lim[2][3]; /* lim[0][axis]: min, lim[1][axis]: max; indexed by the kind bit */
+    float lim[2][3]; /* lim[0][axis]: min, lim[1][axis]: max */
 } col_sap_fbox;
+
+/* A member of a cell: the proxy and its box as of the last update (which is old_boxes
+ * until the refresh, boxes after it), kept in the cell so that the sweeps read the cell's
+ * memory in order rather than gather boxes at random proxy numbers. */
+typedef struct col_sap_ep {
+    col_sap_fbox box;
+    uint32_t p;
+} col_sap_ep;
 
 /* The cells a box overlaps: lo[k] .. hi[k] (inclusive) on each axis. */
 typedef struct col_sap_range {
     uint16_t lo[3], hi[3];
 } col_sap_range;
 
-/* One cell: the endpoints of its members, sorted on each axis, two per member, at
- * pool[a].data[start .. start + count) for axis a, with room up to start + cap. */
+/* One cell: its members, sorted by their boxes' mins on the sweep axis (stable), at
+ * pool.data[start .. start + count), with room up to start + cap. */
 typedef struct col_sap_cell {
     int start, count, cap;
 } col_sap_cell;
-
-/* An active box of the rebuild's sweep: its intervals on the two other axes copied next
- * to each other, so the inner loop scans contiguous memory instead of gathering boxes
- * (with n boxes of width w in a cube of side L about n w / L are active at a time). */
-typedef struct col_sap_active {
-    float lo1, hi1, lo2, hi2;
-    uint32_t p, is_static;
-} col_sap_active;
 
 COL_ARRAY_DEFINE(col_sap_item_array, col_sap_item)
 COL_ARRAY_DEFINE(col_sap_ep_array, col_sap_ep)
 COL_ARRAY_DEFINE(col_sap_fbox_array, col_sap_fbox)
 COL_ARRAY_DEFINE(col_sap_range_array, col_sap_range)
-COL_ARRAY_DEFINE(col_sap_active_array, col_sap_active)
 
 struct col_sap {
     col_alloc *alloc;
@@ -211,7 +175,6 @@ struct col_sap {
     /* Per proxy, indexed by proxy number; nslots are initialised. */
     col_sap_fbox_array boxes;
     col_u8_array info; /* state | flags */
-    col_int_array active_pos;
     int nslots;
     /* The boxes of the last update: old_boxes[p] == boxes[p] unless p moved since (then
      * old_boxes[p] was saved by its first move); sync_items restores the equality after
@@ -226,19 +189,20 @@ struct col_sap {
      * outer cells reach to infinity and the cells tile space. */
     col_sap_cell *cells;
     int ncells, g[3], cells_per_item;
-    /* The cells' endpoints, one pool per axis, cut into the cells' slices in cell order
-     * (pool[a].count: the end of the last slice). One block per axis rather than one per
-     * cell: a cell that outgrows its slice makes the slices be laid out again in the
-     * same blocks (relayout), which allocates only when the total outgrows the block, so
-     * a warm scene whose cells fill and empty allocates nothing (per-cell arrays would
-     * allocate whenever any one cell of thousands met a new peak). */
-    col_sap_ep_array pool[3];
+    /* The cells' members, one pool cut into the cells' slices in cell order (pool.count:
+     * the end of the last slice). One block rather than one per cell: a cell that
+     * outgrows its slice makes the slices be laid out again in the same block
+     * (relayout), which allocates only when the total outgrows the block, so a warm scene
+     * whose cells fill and empty allocates nothing (per-cell arrays would allocate
+     * whenever any one cell of thousands met a new peak). */
+    col_sap_ep_array pool;
+    int axis; /* the sweep axis, chosen at each rebuild (sweep_axis) */
     double org[3], inv[3];
     /* The joins of the running update, grouped by cell: cell c's joiners are
      * joins[join_start[c] .. join_start[c + 1]) (ncells + 1 entries), in proxy order. */
     int *join_start;
     col_u32_array joins;
-    col_int_array need; /* scratch of gather_joins: endpoints per axis each cell needs */
+    col_int_array need; /* scratch of gather_joins: members each cell needs room for */
 
     /* The incremental pass's items (blocks of sap->cells_per_item cells) with the
      * events they record, applied afterwards in item order; run on the owner's workers
@@ -250,9 +214,8 @@ struct col_sap {
     int event_chunk_cap;
     atomic_int chunks_used;
 
-    /* Scratch that persists: merge-sort buffer and active list of the rebuild. */
+    /* Scratch that persists: the rebuild's merge-sort buffer. */
     col_sap_ep_array scratch;
-    col_sap_active_array active;
 
     col_u32_array queue; /* proxies inserted since the last update (count: queue_len) */
     int queue_len;
@@ -322,9 +285,6 @@ static inline void fbox_to_aabb(const col_sap_fbox *in, col_aabb *out)
     out->max = col_vec3_make(in->lim[1][0], in->lim[1][1], in->lim[1][2]);
 }
 
-/* An index, not a choice: a branch on the kind would be a coin flip per endpoint. */
-static inline float ep_value(const col_sap_fbox *b, int axis, uint32_t is_max) { return b->lim[is_max][axis]; }
-
 static inline int state_of(const col_sap *sap, uint32_t p) { return sap->info.data[p] & COL_SAP_STATE_MASK; }
 
 static inline void set_state(col_sap *sap, uint32_t p, int s)
@@ -353,20 +313,12 @@ static inline int box_valid(const col_aabb *b)
 }
 #endif
 
-/* Incremental order: value, then min before max; no tie-break beyond that, so the
- * insertion sort keeps the current order of equal keys (stable, deterministic). */
-static inline int ep_less(const col_sap_ep *a, const col_sap_ep *b)
+/* Rebuild order: a total order (min on axis a, proxy), so the sorted lists do not depend
+ * on the sort algorithm or the previous contents. */
+static inline int ep_total_less(const col_sap_ep *x, const col_sap_ep *y, int a)
 {
-    return a->value < b->value || (a->value == b->value && (a->data & 1u) < (b->data & 1u));
-}
-
-/* Rebuild order: a total order (value, min before max, proxy), so the sorted arrays do
- * not depend on the sort algorithm or the previous contents. */
-static inline int ep_total_less(const col_sap_ep *a, const col_sap_ep *b)
-{
-    if (a->value != b->value) return a->value < b->value;
-    if ((a->data & 1u) != (b->data & 1u)) return (a->data & 1u) < (b->data & 1u);
-    return a->data < b->data;
+    if (x->box.lim[0][a] != y->box.lim[0][a]) return x->box.lim[0][a] < y->box.lim[0][a];
+    return x->p < y->p;
 }
 
 static int ensure_slot(col_sap *sap, uint32_t p)
@@ -378,15 +330,14 @@ static int ensure_slot(col_sap *sap, uint32_t p)
         col_sap_fbox_array_reserve(sap->alloc, &sap->old_boxes, need) != 0 ||
         col_sap_range_array_reserve(sap->alloc, &sap->range, need) != 0 ||
         col_sap_range_array_reserve(sap->alloc, &sap->next_range, need) != 0 ||
-        col_u8_array_reserve(sap->alloc, &sap->info, need) != 0 || col_int_array_reserve(sap->alloc, &sap->active_pos, need) != 0)
+        col_u8_array_reserve(sap->alloc, &sap->info, need) != 0)
         return -1;
     size_t n = (size_t)(need - sap->nslots);
     memset(sap->boxes.data + sap->nslots, 0, n * sizeof(col_sap_fbox));
-    memset(sap->old_boxes.data + sap->nslots, 0, n * sizeof(col_sap_fbox)); /* read (masked) by sort_range */
+    memset(sap->old_boxes.data + sap->nslots, 0, n * sizeof(col_sap_fbox));
     memset(sap->range.data + sap->nslots, 0, n * sizeof(col_sap_range));
     memset(sap->next_range.data + sap->nslots, 0, n * sizeof(col_sap_range));
     memset(sap->info.data + sap->nslots, 0, n);
-    memset(sap->active_pos.data + sap->nslots, 0, n * sizeof(int));
     sap->nslots = need;
     return 0;
 }
@@ -430,12 +381,12 @@ static void cell_coords(const col_sap *sap, int c, int *i, int *j, int *k)
     *i = c / (sap->g[2] * sap->g[1]);
 }
 
-static inline col_sap_ep *cell_ep(const col_sap *sap, const col_sap_cell *cell, int a) { return sap->pool[a].data + cell->start; }
+static inline col_sap_ep *cell_list(const col_sap *sap, const col_sap_cell *cell) { return sap->pool.data + cell->start; }
 
-/* Lays the cells' slices out again so that cell c has room for need[c] endpoints per
- * axis, plus slack (a quarter and 4, so that a cell growing by a member or two, or by a
+/* Lays the cells' slices out again so that cell c has room for need[c] members, plus
+ * slack (a quarter and 4, so that a cell growing by a member or two, or by a
  * quarter, does not lay everything out again the next frame), keeping every cell's
- * endpoints. Slices keep their order, so they are moved in place: first those moving
+ * members. Slices keep their order, so they are moved in place: first those moving
  * down, in cell order, then those moving up, in reverse order, each into room that is
  * free by then. Returns 0, or -1 on allocation failure (then only capacities changed). */
 static int relayout(col_sap *sap, const int *need)
@@ -443,9 +394,8 @@ static int relayout(col_sap *sap, const int *need)
     long long total = 0;
     for (int c = 0; c < sap->ncells; c++) total += need[c] + need[c] / 4 + 4;
     if (total > 0x7fffffff) return -1;
-    for (int a = 0; a < 3; a++) {
-        col_sap_ep_array *pa = &sap->pool[a];
-        if (total <= pa->cap) continue;
+    col_sap_ep_array *pa = &sap->pool;
+    if (total > pa->cap) {
         /* Half as much again: the slices' total wanders up and down with the scene, and
          * each growth is an allocation in a frame. */
         long long want = total + total / 2 > 0x7fffffff ? total : total + total / 2;
@@ -465,12 +415,12 @@ static int relayout(col_sap *sap, const int *need)
     for (int c = 0; c < sap->ncells; c++) {
         col_sap_cell *cell = &sap->cells[c];
         if (cell->cap < cell->start)
-            for (int a = 0; a < 3; a++) memmove(sap->pool[a].data + cell->cap, cell_ep(sap, cell, a), (size_t)cell->count * sizeof(col_sap_ep));
+            memmove(sap->pool.data + cell->cap, cell_list(sap, cell), (size_t)cell->count * sizeof(col_sap_ep));
     }
     for (int c = sap->ncells - 1; c >= 0; c--) {
         col_sap_cell *cell = &sap->cells[c];
         if (cell->cap > cell->start)
-            for (int a = 0; a < 3; a++) memmove(sap->pool[a].data + cell->cap, cell_ep(sap, cell, a), (size_t)cell->count * sizeof(col_sap_ep));
+            memmove(sap->pool.data + cell->cap, cell_list(sap, cell), (size_t)cell->count * sizeof(col_sap_ep));
     }
     for (int c = 0; c < sap->ncells; c++) {
         col_sap_cell *cell = &sap->cells[c];
@@ -478,7 +428,7 @@ static int relayout(col_sap *sap, const int *need)
         cell->start = cell->cap;
         cell->cap = next - cell->start;
     }
-    for (int a = 0; a < 3; a++) sap->pool[a].count = at;
+    sap->pool.count = at;
     return 0;
 }
 
@@ -521,7 +471,7 @@ void col_sap_destroy(col_sap *sap)
     col_alloc *a = sap->alloc;
     col_pair_set_destroy(sap->pairs);
     free_cells(sap);
-    for (int k = 0; k < 3; k++) col_sap_ep_array_free(a, &sap->pool[k]);
+    col_sap_ep_array_free(a, &sap->pool);
     col_sap_fbox_array_free(a, &sap->boxes);
     col_sap_fbox_array_free(a, &sap->old_boxes);
     col_sap_range_array_free(a, &sap->range);
@@ -531,11 +481,9 @@ void col_sap_destroy(col_sap *sap)
     col_free_bytes(a, sap->chunk_next, (size_t)sap->event_chunk_cap * sizeof(int));
     col_free_bytes(a, sap->chunk_len, (size_t)sap->event_chunk_cap * sizeof(int));
     col_u8_array_free(a, &sap->info);
-    col_int_array_free(a, &sap->active_pos);
     col_u32_array_free(a, &sap->joins);
     col_int_array_free(a, &sap->need);
     col_sap_ep_array_free(a, &sap->scratch);
-    col_sap_active_array_free(a, &sap->active);
     col_u32_array_free(a, &sap->queue);
     col_free_bytes(a, sap, sizeof *sap);
 }
@@ -572,7 +520,7 @@ void col_sap_move_concurrent(col_sap *sap, uint32_t p, const col_aabb *box)
     int s = state_of(sap, p);
     if (s != COL_SAP_LIVE && s != COL_SAP_INSERTING) return;
     /* The first move since the last update keeps that update's box for the passes. The
-     * new value reaches the endpoints at the next update (refresh pass); the box is
+     * new value reaches the cells' entries at the next update (refresh); the box is
      * stored now because the overlap tests of that update read the final boxes. Writes
      * only proxy p's box, old box and flag byte, so distinct proxies may move at once. */
     if (!(sap->info.data[p] & COL_SAP_MOVED)) {
@@ -648,48 +596,97 @@ static void record(col_sap *sap, col_sap_item *it, uint64_t ev)
     sap->events[(size_t)c * COL_SAP_CHUNK + (size_t)sap->chunk_len[c]++] = ev;
 }
 
-/* Insertion sort of a cell's axis ep[0, n), recording the event of every min/max swap
- * (the I-COLLIDE rule, see the top of the file).
- *
- * Why the inner loop has no branch but the rare event record: whether the endpoint passed
- * is of the other kind is a coin flip, and as a branch it cost a misprediction every
- * other swap (dense10k: about a million swaps a frame, half of them min/max). So every
- * swap loads the passed proxy's box and flags and computes the event condition with
- * bitwise ands; a min/max swap that makes an event is the only branch taken. The moving
- * endpoint's kind is fixed for the loop, and with it which boxes the test reads: a min
- * passing maxes starts an overlap on this axis, tested on the final boxes; a max passing
- * mins ends one, which matters only if the last update's boxes overlapped: the set held
- * exactly the pairs whose boxes did, so otherwise the pair is not in it. That is nearly
- * every such swap (measured: 99.5% on dense10k, 99.99% on sparse100k), each a hash miss
- * otherwise. Joining proxies are never in the arrays during this sort (they enter after
- * it, join_cell), so every proxy here had its pairs when the update began. */
-static void sort_range(col_sap *sap, col_sap_ep *ep, int n, col_sap_item *item)
+/* The cell that owns a pair of overlapping boxes P and Q: that of the corner made of
+ * their larger mins. The corner lies in both boxes, so (cell_coord being monotone) its
+ * cell lies in both boxes' ranges: of the cells the two share, exactly this one reports
+ * a change of the pair (see the top of the file), so each change is recorded once. */
+static inline int owner_cell(const col_sap *sap, const col_sap_fbox *P, const col_sap_fbox *Q)
 {
-    const uint8_t *info = sap->info.data;
+    int k[3];
+    for (int a = 0; a < 3; a++) k[a] = cell_coord(sap, a, P->lim[0][a] > Q->lim[0][a] ? P->lim[0][a] : Q->lim[0][a]);
+    return cell_index(sap, k[0], k[1], k[2]);
+}
+
+/* What a sweep of a cell is for: the pairs that begin in this update, or the rebuild's
+ * diff. */
+enum { COL_SAP_SWEEP_NEW, COL_SAP_SWEEP_REBUILD };
+
+static inline int joining(const col_sap *sap, uint32_t p) { return state_of(sap, p) == COL_SAP_INSERTING; }
+
+/* A pair of members p, q of cell c whose boxes of the sweep, P and Q, overlap (see
+ * sweep_list), found once per cell. Records its change if it has one and c owns it; on
+ * the rebuild, clears its record's doom mark or adds it. Returns -1 if an add failed,
+ * else 0. */
+static int pair_found(col_sap *sap, uint32_t p, uint32_t q, const col_sap_fbox *P, const col_sap_fbox *Q, int c, int what,
+                      col_sap_item *item)
+{
+    if (both_static(sap, p, q)) return 0;
+    if (what == COL_SAP_SWEEP_NEW) {
+        /* The final boxes overlap: the pair comes in unless it is in the set already,
+         * which it is iff both were LIVE and the last boxes overlapped. */
+        if ((joining(sap, p) || joining(sap, q) || !boxes_overlap(&sap->old_boxes.data[p], &sap->old_boxes.data[q])) &&
+            owner_cell(sap, P, Q) == c)
+            record(sap, item, (uint64_t)p << 32 | q);
+        return 0;
+    }
+    if (owner_cell(sap, P, Q) != c) return 0;
+    col_bp_pair *r = col_pair_set_find(sap->pairs, p, q);
+    if (r != NULL) {
+        r->mark = 0;
+        return 0;
+    }
+    return col_pair_set_add(sap->pairs, p, q) < 0 ? -1 : 0;
+}
+
+/* One sweep of a cell (box pruning: P. Terdiman, "Sweep-and-prune", 2007; the sort is
+ * the only state kept across frames): e[0, n) are the members, sorted by their boxes'
+ * mins on the sweep axis. For each member p, the members after it whose mins are at
+ * most p's max are exactly those whose interval on the sweep axis overlaps p's and
+ * starts no earlier (touching counts), so each pair that overlaps on that axis is met
+ * once, at the earlier of its two mins; the other two axes are tested on the spot.
+ *
+ * No branch on the tests: whether a member met overlaps p on the other two axes is a
+ * coin flip in a dense cell (as a branch it took a quarter of the pass on dense10k), so
+ * every member met is written to a small buffer whose count grows by the test's
+ * outcome, and the overlapping ones are handled after the scan. */
+#define COL_SAP_HIT_BUF 64
+static inline int sweep_list(col_sap *sap, const col_sap_ep *e, int n, int c, int what, col_sap_item *item)
+{
+    const int a0 = sap->axis, a1 = a0 == 2 ? 0 : a0 + 1, a2 = a0 == 0 ? 2 : a0 - 1;
+    int rc = 0;
+    int hits[COL_SAP_HIT_BUF];
+    for (int i = 0; i + 1 < n; i++) {
+        const col_sap_fbox *P = &e[i].box;
+        const float hi = P->lim[1][a0], lo1 = P->lim[0][a1], hi1 = P->lim[1][a1], lo2 = P->lim[0][a2], hi2 = P->lim[1][a2];
+        int k = 0;
+        for (int j = i + 1; j < n && e[j].box.lim[0][a0] <= hi; j++) {
+            const col_sap_fbox *Q = &e[j].box;
+            hits[k] = j;
+            k += (lo1 <= Q->lim[1][a1]) & (Q->lim[0][a1] <= hi1) & (lo2 <= Q->lim[1][a2]) & (Q->lim[0][a2] <= hi2);
+            if (k == COL_SAP_HIT_BUF) {
+                for (int h = 0; h < k; h++) rc |= pair_found(sap, e[i].p, e[hits[h]].p, P, &e[hits[h]].box, c, what, item);
+                k = 0;
+            }
+        }
+        for (int h = 0; h < k; h++) rc |= pair_found(sap, e[i].p, e[hits[h]].p, P, &e[hits[h]].box, c, what, item);
+    }
+    return rc;
+}
+
+/* Insertion sort of a cell's list by min on axis a (stable), after its moved boxes were
+ * refreshed: coherence makes it nearly linear. It records nothing: the sweep finds the
+ * changes. */
+static void sort_list(col_sap_ep *e, int n, int a)
+{
     for (int i = 1; i < n; i++) {
-        if (!ep_less(&ep[i], &ep[i - 1])) continue;
-        col_sap_ep e = ep[i];
-        uint32_t p = e.data >> 1, e_max = e.data & 1u;
-        const col_sap_fbox *base = e_max ? sap->old_boxes.data : sap->boxes.data;
-        const col_sap_fbox P = base[p];
-        const uint8_t pinfo = info[p];
-        const uint64_t ev = (e_max ? COL_SAP_EV_REMOVE : 0) | (uint64_t)p << 32;
+        if (!(e[i].box.lim[0][a] < e[i - 1].box.lim[0][a])) continue;
+        col_sap_ep t = e[i];
         int j = i;
         do {
-            col_sap_ep f = ep[j - 1];
-            uint32_t q = f.data >> 1;
-            /* A box's own min never passes its max (min <= max, min starts first). */
-            assert(p != q || !((e.data ^ f.data) & 1u));
-            const col_sap_fbox *Q = &base[q];
-            uint8_t qinfo = info[q];
-            int hit = (int)((e.data ^ f.data) & 1u) & !(pinfo & qinfo & COL_SAP_STATIC) &
-                      (P.lim[0][0] <= Q->lim[1][0]) & (Q->lim[0][0] <= P.lim[1][0]) & (P.lim[0][1] <= Q->lim[1][1]) &
-                      (Q->lim[0][1] <= P.lim[1][1]) & (P.lim[0][2] <= Q->lim[1][2]) & (Q->lim[0][2] <= P.lim[1][2]);
-            if (hit) record(sap, item, ev | q);
-            ep[j] = f;
+            e[j] = e[j - 1];
             j--;
-        } while (j > 0 && ep_less(&e, &ep[j - 1]));
-        ep[j] = e;
+        } while (j > 0 && t.box.lim[0][a] < e[j - 1].box.lim[0][a]);
+        e[j] = t;
     }
 }
 
@@ -699,107 +696,77 @@ static inline int leaves(const col_sap *sap, uint32_t p, int i, int j, int k)
     return (sap->info.data[p] & COL_SAP_RESHAPE) && !in_range(&sap->next_range.data[p], i, j, k);
 }
 
-/* The members of cell (i, j, k) that leave it: each one's pairs with the other members
- * that were in the set (their last boxes overlapped) and no longer overlap are removed
- * (a pair that still overlaps stays in the set: the two still share a cell, see the top
- * of the file); then their endpoints go, keeping the order of the rest. Two members that
- * both leave record their pair twice: removing is idempotent. */
-static void leave_cell(col_sap *sap, col_sap_cell *cell, int i, int j, int k, col_sap_item *item)
-{
-    int n = cell->count, gone = 0;
-    const col_sap_ep *e0 = cell_ep(sap, cell, 0);
-    const col_sap_fbox *old = sap->old_boxes.data, *now = sap->boxes.data;
-    for (int x = 0; x < n; x++) {
-        uint32_t p = e0[x].data >> 1;
-        if ((e0[x].data & 1u) || !leaves(sap, p, i, j, k)) continue;
-        gone++;
-        for (int y = 0; y < n; y++) {
-            uint32_t q = e0[y].data >> 1;
-            if ((e0[y].data & 1u) || q == p || both_static(sap, p, q)) continue;
-            if (boxes_overlap(&old[p], &old[q]) && !boxes_overlap(&now[p], &now[q]))
-                record(sap, item, COL_SAP_EV_REMOVE | (uint64_t)p << 32 | q);
-        }
-    }
-    if (gone == 0) return;
-    for (int a = 0; a < 3; a++) {
-        col_sap_ep *ep = cell_ep(sap, cell, a);
-        int m = 0;
-        for (int x = 0; x < n; x++)
-            if (!leaves(sap, ep[x].data >> 1, i, j, k)) ep[m++] = ep[x];
-    }
-    cell->count = n - 2 * gone;
-}
-
-/* The first index in ep[0, n) whose endpoint comes after e in the incremental order (so e
- * goes after every equal key, as a stable insertion would put it). */
-static int upper_bound(const col_sap_ep *ep, int n, const col_sap_ep *e)
+/* The first index in e[0, n) whose min on axis a is above v (so a new member goes after
+ * every equal min, as a stable insertion would put it). */
+static int upper_bound(const col_sap_ep *e, int n, float v, int a)
 {
     int lo = 0, hi = n;
     while (lo < hi) {
         int mid = lo + (hi - lo) / 2;
-        if (ep_less(e, &ep[mid])) hi = mid;
+        if (v < e[mid].box.lim[0][a]) hi = mid;
         else lo = mid + 1;
     }
     return lo;
 }
 
-/* Proxy p joins cell c (whose arrays are sorted by the final boxes, with room reserved):
- * its pairs with the members whose final boxes overlap its own are added (an add of a
- * pair already in the set changes nothing), then its endpoints are inserted in order. */
-static void join_cell(col_sap *sap, col_sap_cell *cell, uint32_t p, col_sap_item *item)
+/* Proxy p joins cell c (whose list is sorted by the final boxes, with room reserved). */
+static void join_cell(col_sap *sap, col_sap_cell *cell, uint32_t p)
 {
+    col_sap_ep *e = cell_list(sap, cell);
     int n = cell->count;
-    const col_sap_ep *e0 = cell_ep(sap, cell, 0);
-    const col_sap_fbox *now = sap->boxes.data;
-    for (int y = 0; y < n; y++) {
-        uint32_t q = e0[y].data >> 1;
-        if ((e0[y].data & 1u) || both_static(sap, p, q)) continue;
-        if (boxes_overlap(&now[p], &now[q])) record(sap, item, (uint64_t)p << 32 | q);
-    }
-    for (int a = 0; a < 3; a++) {
-        col_sap_ep *ep = cell_ep(sap, cell, a);
-        for (uint32_t kind = 0; kind < 2; kind++) {
-            col_sap_ep e = {now[p].lim[kind][a], p << 1 | kind};
-            int at = upper_bound(ep, n + (int)kind, &e);
-            memmove(ep + at + 1, ep + at, (size_t)(n + (int)kind - at) * sizeof *ep);
-            ep[at] = e;
-        }
-    }
-    cell->count = n + 2;
+    col_sap_ep x = {sap->boxes.data[p], p};
+    int at = upper_bound(e, n, x.box.lim[0][sap->axis], sap->axis);
+    memmove(e + at + 1, e + at, (size_t)(n - at) * sizeof *e);
+    e[at] = x;
+    cell->count = n + 1;
 }
 
-/* Items [begin, end) = blocks of sap->cells_per_item cells: in each cell, the leaving
- * members go, the values of the rest are refreshed from the final boxes and each axis is
- * insertion-sorted (if anything moved), then the joiners come in. Each cell belongs to
- * one item and its events go to that item's list; a proxy's box, flags and ranges are
- * only read here. */
+/* One cell's update. If a member moved: the leaving members go, the moved ones get
+ * their final boxes, and the list is sorted again. Then the joiners come in, and a sweep
+ * of the final boxes records the pairs that begin (the pairs that end were found before,
+ * end_items). A cell where nothing moved and nobody joins has no change to record. */
+static void update_cell(col_sap *sap, int c, col_sap_item *item)
+{
+    col_sap_cell *cell = &sap->cells[c];
+    int j0 = sap->join_start[c], j1 = sap->join_start[c + 1], n = cell->count;
+    col_sap_ep *e = cell_list(sap, cell);
+    const uint8_t *info = sap->info.data;
+    int changed = j0 < j1;
+    if (sap->moved) {
+        uint8_t any = 0;
+        for (int x = 0; x < n; x++) any |= info[e[x].p];
+        if (any & COL_SAP_MOVED) {
+            changed = 1;
+            int i, j, k, m = 0;
+            cell_coords(sap, c, &i, &j, &k);
+            for (int x = 0; x < n; x++) {
+                uint32_t p = e[x].p;
+                if (!(info[p] & COL_SAP_MOVED)) {
+                    e[m++] = e[x];
+                } else if (!leaves(sap, p, i, j, k)) {
+                    e[m].box = sap->boxes.data[p];
+                    e[m++].p = p;
+                }
+            }
+            cell->count = m;
+            sort_list(e, m, sap->axis);
+        }
+    }
+    for (int x = j0; x < j1; x++) join_cell(sap, cell, sap->joins.data[x]);
+    if (changed) sweep_list(sap, e, cell->count, c, COL_SAP_SWEEP_NEW, item);
+}
+
+/* Items [begin, end) = blocks of sap->cells_per_item cells, updated in order. Each cell
+ * belongs to one item and its events go to that item's list; a proxy's box, flags and
+ * ranges are only read here. */
 static void cell_items(int begin, int end, int worker_index, void *arg)
 {
     (void)worker_index;
     col_sap *sap = arg;
     for (int it = begin; it < end; it++) {
-        col_sap_item *item = &sap->items.data[it];
         int c1 = (it + 1) * sap->cells_per_item < sap->ncells ? (it + 1) * sap->cells_per_item : sap->ncells;
-        for (int c = it * sap->cells_per_item; c < c1; c++) {
-            col_sap_cell *cell = &sap->cells[c];
-            int j0 = sap->join_start[c], j1 = sap->join_start[c + 1];
-            if (cell->count == 0 && j0 == j1) continue;
-            int i, j, k;
-            cell_coords(sap, c, &i, &j, &k);
-            if (sap->moved) {
-                leave_cell(sap, cell, i, j, k, item);
-                for (int a = 0; a < 3; a++) {
-                    col_sap_ep *ep = cell_ep(sap, cell, a);
-                    int n = cell->count;
-                    for (int x = 0; x < n; x++) {
-                        uint32_t d = ep[x].data;
-                        ep[x].value = ep_value(&sap->boxes.data[d >> 1], a, d & 1u);
-                    }
-                    sort_range(sap, ep, n, item);
-                }
-            }
-            for (int x = j0; x < j1; x++) join_cell(sap, cell, sap->joins.data[x], item);
-        }
+        for (int c = it * sap->cells_per_item; c < c1; c++)
+            if (sap->cells[c].count > 0 || sap->join_start[c] < sap->join_start[c + 1]) update_cell(sap, c, &sap->items.data[it]);
     }
 }
 
@@ -865,12 +832,12 @@ static uint64_t cursor_next(const col_sap *sap, col_sap_cursor *k, int items)
 
 static void prefetch_event(const col_sap *sap, uint64_t ev, int level)
 {
-    if (ev != 0) col_pair_set_prefetch(sap->pairs, (uint32_t)(ev >> 32) & 0x7fffffffu, (uint32_t)ev, level);
+    if (ev != 0) col_pair_set_prefetch(sap->pairs, (uint32_t)(ev >> 32), (uint32_t)ev, level);
 }
 
-/* Applies every item's events, in item order. Returns -1 if a pair could not be added
- * (the rest still applies; the caller marks the set stale). */
-static int apply_events(col_sap *sap, int items, col_sap_pair_removed_fn removed, void *ctx)
+/* Applies every item's events (pairs that begin), in item order. Returns -1 if a pair
+ * could not be added (the rest still applies; the caller marks the set stale). */
+static int apply_events(col_sap *sap, int items)
 {
     int rc = 0;
     col_sap_cursor cur = {-1, -1, 0}, far = cur, near = cur;
@@ -879,13 +846,7 @@ static int apply_events(col_sap *sap, int items, col_sap_pair_removed_fn removed
     for (uint64_t ev; (ev = cursor_next(sap, &cur, items)) != 0;) {
         prefetch_event(sap, cursor_next(sap, &far, items), 0);
         prefetch_event(sap, cursor_next(sap, &near, items), 1);
-        uint32_t p = (uint32_t)(ev >> 32) & 0x7fffffffu, q = (uint32_t)ev;
-        if (!(ev & COL_SAP_EV_REMOVE)) {
-            if (col_pair_set_add(sap->pairs, p, q) < 0) rc = -1;
-        } else {
-            uint32_t user;
-            if (col_pair_set_remove(sap->pairs, p, q, &user) == 1) report(removed, ctx, p, q, user);
-        }
+        if (col_pair_set_add(sap->pairs, (uint32_t)(ev >> 32), (uint32_t)ev) < 0) rc = -1;
     }
     return rc;
 }
@@ -919,6 +880,28 @@ static void range_items(int begin, int end, int worker_index, void *arg)
                 range_of(sap, &sap->boxes.data[p], r);
                 if (!range_equal(r, &sap->range.data[p])) sap->info.data[p] = (uint8_t)(f | COL_SAP_RESHAPE);
             }
+        }
+    }
+}
+
+/* Items [begin, end) = blocks of COL_SAP_SYNC_BLOCK pair records: a record is marked to
+ * leave iff one of its proxies moved and their final boxes do not overlap. Every pair
+ * that ends is in the set (its last boxes overlapped) and has a moved proxy, so this one
+ * pass over the records finds every pair that ends, without a sweep of the old boxes.
+ * Writes only the records' marks. */
+static void end_items(int begin, int end, int worker_index, void *arg)
+{
+    (void)worker_index;
+    col_sap *sap = arg;
+    int count;
+    col_bp_pair *rec = col_pair_set_records(sap->pairs, &count);
+    const uint8_t *info = sap->info.data;
+    const col_sap_fbox *now = sap->boxes.data;
+    for (int it = begin; it < end; it++) {
+        int hi = (it + 1) * COL_SAP_SYNC_BLOCK < count ? (it + 1) * COL_SAP_SYNC_BLOCK : count;
+        for (int i = it * COL_SAP_SYNC_BLOCK; i < hi; i++) {
+            uint32_t a = rec[i].a, b = rec[i].b;
+            rec[i].mark = ((info[a] | info[b]) & COL_SAP_MOVED) && !boxes_overlap(&now[a], &now[b]);
         }
     }
 }
@@ -998,10 +981,10 @@ static int gather_joins(col_sap *sap)
     /* Room in the cells: start[c + 1] holds cell c's join count; lay the slices out
      * again only if some cell is short of room. */
     int short_of_room = 0;
-    for (int c = 0; c < sap->ncells; c++) short_of_room |= sap->cells[c].count + 2 * start[c + 1] > sap->cells[c].cap;
+    for (int c = 0; c < sap->ncells; c++) short_of_room |= sap->cells[c].count + start[c + 1] > sap->cells[c].cap;
     if (short_of_room) {
         if (col_int_array_reserve(sap->alloc, &sap->need, sap->ncells) != 0) return -1;
-        for (int c = 0; c < sap->ncells; c++) sap->need.data[c] = sap->cells[c].count + 2 * start[c + 1];
+        for (int c = 0; c < sap->ncells; c++) sap->need.data[c] = sap->cells[c].count + start[c + 1];
         if (relayout(sap, sap->need.data) != 0) return -1;
     }
     for (int c = 0; c < sap->ncells; c++) start[c + 1] += start[c];
@@ -1021,7 +1004,7 @@ static int gather_joins(col_sap *sap)
     return 0;
 }
 
-/* Drops every pair of a REMOVING proxy (one pass over the records), then their endpoints
+/* Drops every pair of a REMOVING proxy (one pass over the records), then their entries
  * (one compaction of every cell), then frees the proxies. Needs no memory. */
 static void apply_removals(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
 {
@@ -1039,14 +1022,10 @@ static void apply_removals(col_sap *sap, col_sap_pair_removed_fn removed, void *
         }
     }
     for (int c = 0; c < sap->ncells; c++) {
-        int n = 0;
-        for (int a = 0; a < 3; a++) {
-            col_sap_ep *ep = cell_ep(sap, &sap->cells[c], a);
-            int m = sap->cells[c].count;
-            n = 0;
-            for (int x = 0; x < m; x++)
-                if (state_of(sap, ep[x].data >> 1) != COL_SAP_REMOVING) ep[n++] = ep[x];
-        }
+        col_sap_ep *e = cell_list(sap, &sap->cells[c]);
+        int m = sap->cells[c].count, n = 0;
+        for (int x = 0; x < m; x++)
+            if (state_of(sap, e[x].p) != COL_SAP_REMOVING) e[n++] = e[x];
         sap->cells[c].count = n;
     }
     for (int p = 0; p < sap->nslots; p++)
@@ -1057,7 +1036,7 @@ static void apply_removals(col_sap *sap, col_sap_pair_removed_fn removed, void *
 /* ---- full rebuild ---- */
 
 /* Bottom-up merge sort by ep_total_less, runs of 16 by insertion sort first. */
-static void sort_total(col_sap_ep *a, col_sap_ep *tmp, size_t n)
+static void sort_total(col_sap_ep *a, col_sap_ep *tmp, size_t n, int axis)
 {
     const size_t run = 16;
     for (size_t lo = 0; lo < n; lo += run) {
@@ -1065,7 +1044,7 @@ static void sort_total(col_sap_ep *a, col_sap_ep *tmp, size_t n)
         for (size_t i = lo + 1; i < hi; i++) {
             col_sap_ep e = a[i];
             size_t j = i;
-            while (j > lo && ep_total_less(&e, &a[j - 1])) {
+            while (j > lo && ep_total_less(&e, &a[j - 1], axis)) {
                 a[j] = a[j - 1];
                 j--;
             }
@@ -1077,7 +1056,7 @@ static void sort_total(col_sap_ep *a, col_sap_ep *tmp, size_t n)
         for (size_t lo = 0; lo < n; lo += 2 * w) {
             size_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
             size_t i = lo, j = mid, o = lo;
-            while (i < mid && j < hi) dst[o++] = ep_total_less(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid && j < hi) dst[o++] = ep_total_less(&src[j], &src[i], axis) ? src[j++] : src[i++];
             while (i < mid) dst[o++] = src[i++];
             while (j < hi) dst[o++] = src[j++];
         }
@@ -1088,7 +1067,7 @@ static void sort_total(col_sap_ep *a, col_sap_ep *tmp, size_t n)
     if (src != a) memcpy(a, src, n * sizeof *a);
 }
 /* The axis with the largest variance of box centres (as FCL's SaP picks its sweep axis):
- * fewer boxes are active at once there, so the sweep tests fewer candidates. */
+ * a box's interval there holds fewer other mins, so the sweeps test fewer candidates. */
 static int sweep_axis(const col_sap *sap)
 {
     double s[3] = {0, 0, 0}, s2[3] = {0, 0, 0};
@@ -1157,48 +1136,14 @@ static void choose_grid(const col_sap *sap, int n, int g[3], double org[3], doub
     }
 }
 
-/* The rebuild's sweep: every cell's sorted endpoints on the sweep axis, the other two axes
- * tested on the fly; a pair found clears its record's doom mark or is added. Returns -1 if
- * an add failed (the set is then stale). */
+/* The rebuild's sweep: each cell's sweep (sweep_list) over the final boxes; a pair found
+ * in the cell that owns it clears its record's doom mark or is added. Returns -1 if an
+ * add failed (the set is then stale). */
 static int sweep_cells(col_sap *sap)
 {
     int rc = 0;
-    int s0 = sweep_axis(sap), s1 = (s0 + 1) % 3, s2 = (s0 + 2) % 3;
-    col_sap_active *act = sap->active.data;
-    for (int c = 0; c < sap->ncells; c++) {
-        const col_sap_ep *ep = cell_ep(sap, &sap->cells[c], s0);
-        int m = sap->cells[c].count, na = 0;
-        for (int i = 0; i < m; i++) {
-            uint32_t p = ep[i].data >> 1;
-            if (ep[i].data & 1u) {
-                /* Leaves the active list (swap-remove). */
-                int at = sap->active_pos.data[p];
-                act[at] = act[--na];
-                sap->active_pos.data[act[at].p] = at;
-                continue;
-            }
-            /* Every active q has q.min <= p.min <= q.max on the sweep axis (min before max
-             * at ties): test the other two. */
-            const col_sap_fbox *bp = &sap->boxes.data[p];
-            col_sap_active me = {bp->lim[0][s1], bp->lim[1][s1], bp->lim[0][s2], bp->lim[1][s2], p,
-                                 (sap->info.data[p] & COL_SAP_STATIC) != 0};
-            /* This loop is the rebuild's cost (the members times the active count, per
-             * cell). Bitwise & of the four tests: each alone is a coin flip for the branch
-             * predictor, while their conjunction is almost always false (about 1.5x faster
-             * than && measured). */
-            for (int j = 0; j < na; j++) {
-                const col_sap_active *q = &act[j];
-                int hit = (q->lo1 <= me.hi1) & (me.lo1 <= q->hi1) & (q->lo2 <= me.hi2) & (me.lo2 <= q->hi2);
-                if (!hit || (me.is_static && q->is_static)) continue;
-                col_bp_pair *r = col_pair_set_find(sap->pairs, p, q->p);
-                if (r != NULL) r->mark = 0;
-                else if (col_pair_set_add(sap->pairs, p, q->p) < 0) rc = -1;
-            }
-            sap->active_pos.data[p] = na;
-            act[na++] = me;
-        }
-        assert(na == 0);
-    }
+    for (int c = 0; c < sap->ncells; c++)
+        rc |= sweep_list(sap, cell_list(sap, &sap->cells[c]), sap->cells[c].count, c, COL_SAP_SWEEP_REBUILD, NULL);
     return rc;
 }
 
@@ -1263,10 +1208,8 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         COL_SAP_FOR_CELLS(sap, r, c, { count[c]++; })
     }
     int most = 0;
-    for (int c = 0; c < ncells; c++) {
-        count[c] *= 2; /* endpoints per axis */
+    for (int c = 0; c < ncells; c++)
         if (count[c] > most) most = count[c];
-    }
     if (relayout(sap, count) != 0) return -1;
     /* The incremental path's scratch, sized here so that a warm scene's frames do not
      * allocate it: gather_joins' need per cell, and room for the joins of a quarter of
@@ -1274,30 +1217,23 @@ static int rebuild(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     if (col_int_array_reserve(sap->alloc, &sap->need, ncells) != 0) return -1;
     if (col_u32_array_reserve(sap->alloc, &sap->joins, n / 4) != 0) return -1;
     if (col_sap_ep_array_reserve(sap->alloc, &sap->scratch, most) != 0) return -1;
-    if (col_sap_active_array_reserve(sap->alloc, &sap->active, most / 2) != 0) return -1;
 
     /* The queued proxies join; every LIVE proxy enters its cells, in proxy order. */
     for (int p = 0; p < sap->nslots; p++)
         if (state_of(sap, (uint32_t)p) == COL_SAP_INSERTING) set_state(sap, (uint32_t)p, COL_SAP_LIVE);
     clear_queue(sap);
+    sap->axis = sweep_axis(sap);
     for (int p = 0; p < sap->nslots; p++) {
         if (state_of(sap, (uint32_t)p) != COL_SAP_LIVE) continue;
-        const col_sap_fbox *b = &sap->boxes.data[p];
         const col_sap_range *r = &sap->range.data[p];
+        col_sap_ep x = {sap->boxes.data[p], (uint32_t)p};
         COL_SAP_FOR_CELLS(sap, r, c, {
             col_sap_cell *cell = &sap->cells[c];
-            for (int a = 0; a < 3; a++) {
-                col_sap_ep *ep = cell_ep(sap, cell, a) + cell->count;
-                ep[0].value = b->lim[0][a];
-                ep[0].data = (uint32_t)p << 1;
-                ep[1].value = b->lim[1][a];
-                ep[1].data = (uint32_t)p << 1 | 1u;
-            }
-            cell->count += 2;
+            cell_list(sap, cell)[cell->count++] = x;
         })
     }
     for (int c = 0; c < ncells; c++)
-        for (int a = 0; a < 3; a++) sort_total(cell_ep(sap, &sap->cells[c], a), sap->scratch.data, (size_t)sap->cells[c].count);
+        sort_total(cell_list(sap, &sap->cells[c]), sap->scratch.data, (size_t)sap->cells[c].count, sap->axis);
     sap->moved = 0;
 
     /* Diff: mark every record doomed, let the sweeps clear the marks of the pairs they find
@@ -1335,6 +1271,12 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
         sap->stale = 1;
         return -1;
     }
+    if (sap->moved) {
+        /* The pairs that end leave first (reported on this thread, in record order). */
+        int nrec = col_pair_set_count(sap->pairs);
+        run_items(sap, end_items, sap, (nrec + COL_SAP_SYNC_BLOCK - 1) / COL_SAP_SYNC_BLOCK);
+        drop_marked(sap, removed, ctx);
+    }
     for (int it = 0; it < items; it++) {
         sap->items.data[it].first = sap->items.data[it].last = -1;
         sap->items.data[it].overflow = 0;
@@ -1344,14 +1286,14 @@ int col_sap_update(col_sap *sap, col_sap_pair_removed_fn removed, void *ctx)
     int overflow = 0;
     for (int it = 0; it < items; it++) overflow |= sap->items.data[it].overflow;
     if (overflow) {
-        /* More events than the pool holds (a burst of moves): nothing was applied yet,
-         * so rebuild from the final boxes, then grow the pool. */
+        /* More events than the pool holds (a burst of moves): no beginning pair was
+         * added yet, so rebuild from the final boxes, then grow the pool. */
         int used = atomic_load_explicit(&sap->chunks_used, memory_order_relaxed);
         int rc = rebuild(sap, removed, ctx);
         reserve_pass(sap, 2 * (used > sap->event_chunk_cap ? used : sap->event_chunk_cap));
         return rc;
     }
-    int rc = apply_events(sap, items, removed, ctx);
+    int rc = apply_events(sap, items);
     /* The joiners are LIVE members of their cells now. */
     for (int i = 0; i < sap->queue_len; i++) {
         uint32_t p = sap->queue.data[i];
@@ -1375,6 +1317,6 @@ void col_sap_grid_stats(const col_sap *sap, int cells[3], long long *memberships
 {
     for (int a = 0; a < 3; a++) cells[a] = sap->g[a];
     long long m = 0;
-    for (int c = 0; c < sap->ncells; c++) m += sap->cells[c].count / 2;
+    for (int c = 0; c < sap->ncells; c++) m += sap->cells[c].count;
     *memberships = m;
 }

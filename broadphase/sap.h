@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
-/* Sweep and prune (I-COLLIDE; Lin's survey section 7.2; Bullet's btAxisSweep3) in the
- * cells of a uniform grid (multi-SAP; docs/broadphase.md): each cell keeps three arrays
- * of the endpoints of the boxes that overlap it, kept sorted from frame to frame by
- * insertion sort, so the work per frame is O(n + swaps), and an endpoint swaps only with
- * those of boxes sharing its cell. A pair's overlap on an axis changes only when two of
- * its endpoints swap; at each swap the other axes are checked and the pair set
- * (pair_set.h) is updated; a box entering or leaving a cell is tested against the
- * cell's other boxes.
+/* Sweep and prune in the cells of a uniform grid (multi-SAP; docs/broadphase.md): each
+ * cell keeps a list of the boxes that overlap it, sorted by their mins on one axis and
+ * kept sorted from frame to frame by insertion sort (nearly linear: motion is coherent).
+ * Each update sweeps every cell that changed (for each box, the boxes whose mins lie in
+ * its interval on that axis, the other two axes tested on the spot) and adds the pairs
+ * that begin; one pass over the pair set (pair_set.h) drops the pairs of moved boxes
+ * that no longer overlap. A box entering or leaving a cell is just put in or taken out
+ * of its list.
  *
  * The contract is on rounded boxes. The structure holds each proxy's box rounded outward
  * to floats (col_sap_round_box: min toward -inf, max toward +inf) and compares nothing
@@ -16,16 +16,14 @@
  * double boxes overlap, and also some pairs apart by less than two float ulps (each box
  * grows by up to one; about 2^-22 of the coordinates' magnitude), which the caller
  * filters if it must: the world gives the SAP fat boxes and tests the tight ones itself
- * (lib/frame.c, candidate). Floats because the insertion-sort passes are memory-bound:
- * each swap moves an endpoint and reads the passed proxy's box, and floats halve both
- * (8-byte endpoints instead of 16, 24-byte boxes instead of 48; sap.c has the
- * measurements).
+ * (lib/frame.c, candidate). Floats because the passes are memory-bound: a box is 24
+ * bytes instead of 48 (sap.c).
  *
  * Proxies are numbered by the caller (the world uses body slot indices). Inserts, moves
  * and removals are recorded and applied together by col_sap_update:
  * - removals: one pass over the pairs and one compaction of the cells, O(n + pairs);
- * - a few inserts: each joins the cells its box overlaps (tested against their
- *   members, its endpoints put in place by binary search);
+ * - a few inserts: each joins the cells its box overlaps (put in place in their lists
+ *   by binary search; the cells' sweeps find its pairs);
  * - many inserts (a bulk load): the grid is fitted to the boxes, and a sort plus one
  *   sweep per cell rebuilds the set, diffed against the old one so surviving pairs keep
  *   their user values. */

@@ -619,6 +619,62 @@ static void test_sap_vs_brute_force(void **state)
     assert_int_equal(c.allocs, c.frees);
 }
 
+/* A crowded cell against brute force: 250 proxies (one cell: below the grid's minimum)
+ * of sides up to 2 in a room of 2.5, so a box overlaps about a third of the others and
+ * a member's scan in the sweep meets far more than the 64 overlapping members its
+ * buffer holds (sap.c, sweep_list): the buffer is flushed within a scan, every frame.
+ * Each frame 60% of the proxies move by up to half a unit, a few jump across the room,
+ * and a few leave and join (incremental joins: at most 32). Fails if the pairs of a
+ * flushed buffer are lost or counted twice. */
+static void test_sap_crowded_cell_vs_brute_force(void **state)
+{
+    (void)state;
+    rng_seed(0xc20dd3dULL, "sap_crowded_cell_vs_brute_force");
+    const double world = 2.5;
+    const int n = 250;
+    col_alloc a;
+    counting_alloc c;
+    init_alloc(&a, &c);
+    col_sap *sap = col_sap_create(&a);
+    assert_non_null(sap);
+    sim s;
+    sim_init(&s, n + 20);
+    for (int p = 0; p < n; p++) sim_insert(&s, sap, p, grid_box(world, 8), rng_chance(0.1));
+    assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+    check_sap(&s, sap, true);
+    long long most = 0;
+    for (int f = 0; f < 60; f++) {
+        for (int p = 0; p < n + 20; p++) {
+            if (!s.live[p] || s.is_static[p]) continue;
+            if (rng_chance(0.03)) sim_move(&s, sap, p, grid_box(world, 8));
+            else if (rng_chance(0.6)) sim_move(&s, sap, p, nudge(nudge(s.box[p])));
+        }
+        for (int k = 0; k < 5; k++) {
+            int p = random_live(&s, 0, n + 20);
+            if (p >= 0) sim_remove(&s, sap, p);
+            int q = random_free(&s, 0, n + 20);
+            if (q >= 0) sim_insert(&s, sap, q, grid_box(world, 8), false);
+        }
+        int rebuilds = col_sap_rebuild_count(sap);
+        assert_int_equal(col_sap_update(sap, on_removed, &s), 0);
+        assert_int_equal(col_sap_rebuild_count(sap), rebuilds); /* incremental */
+        check_sap(&s, sap, true);
+        int np = col_pair_set_count(col_sap_pair_set(sap));
+        if (np > most) most = np;
+    }
+    print_message("sap_crowded_cell_vs_brute_force: %llu frames, %llu pairs added, %llu removed, "
+                  "at most %lld pairs among %d proxies\n",
+                  (unsigned long long)s.frames, (unsigned long long)s.adds, (unsigned long long)s.callbacks, most,
+                  s.nlive);
+    /* Crowded: on average a proxy overlaps more than 64 others. */
+    assert_true(most > 32LL * s.nlive);
+    assert_true(s.callbacks > 1000);
+    col_sap_destroy(sap);
+    sim_free(&s);
+    assert_int_equal(a.bytes, 0);
+    assert_int_equal(c.allocs, c.frees);
+}
+
 /* A box of the given size (each side a whole number of quarters in [lo_q, hi_q]) at a
  * random place on the quarter grid inside [0, world]. */
 static col_aabb sized_box(double world, int lo_q, int hi_q)
@@ -1100,6 +1156,7 @@ int main(void)
         cmocka_unit_test(test_pair_set_oom),
         cmocka_unit_test(test_sap_vs_brute_force),
         cmocka_unit_test(test_sap_grid_vs_brute_force),
+        cmocka_unit_test(test_sap_crowded_cell_vs_brute_force),
         cmocka_unit_test(test_sap_oom),
         cmocka_unit_test(test_sap_steady_no_alloc),
         cmocka_unit_test(test_sap_periodic_no_alloc),
