@@ -67,7 +67,7 @@ static void store_range(int begin, int end, int worker_index, void *arg)
     col_world *w = c->w;
     for (int i = begin; i < end; i++) {
         uint32_t s = c->bodies[i].index1 - 1;
-        w->bodies[s].pose = w->poses.poses.data[i];
+        col_body_store_pose(&w->bodies[s], &w->poses.poses.data[i]);
         w->poses.newly.data[i] = !w->dirty[s];
         w->dirty[s] = 1;
     }
@@ -126,7 +126,7 @@ static col_status set_poses(col_world *w, const col_body_id *bodies, const col_t
     if (dup) {
         for (int i = 0; i < count; i++) {
             uint32_t slot = bodies[i].index1 - 1;
-            w->bodies[slot].pose = w->poses.poses.data[i];
+            col_body_store_pose(&w->bodies[slot], &w->poses.poses.data[i]);
             col_world_mark_dirty(w, slot);
         }
         return COL_OK;

@@ -361,11 +361,11 @@ uint64_t col_world_hash(const col_world *world)
         const col_body_rec *r = &w->bodies[b];
         h = col_fnv1a(h, &b, sizeof b);
         h = col_fnv1a(h, &w->body_ids.generation[b], sizeof(uint32_t));
-        h = col_fnv1a(h, &r->pose, sizeof r->pose);
+        h = col_fnv1a(h, col_body_pose(r), sizeof(col_transform));
         h = col_fnv1a(h, &r->user_data, sizeof r->user_data);
         h = col_fnv1a(h, &r->shape, sizeof r->shape);
-        h = col_fnv1a(h, &r->group, sizeof r->group);
-        h = col_fnv1a(h, &r->mask, sizeof r->mask);
+        h = col_fnv1a(h, &w->hot[b].group, sizeof w->hot[b].group);
+        h = col_fnv1a(h, &w->hot[b].mask, sizeof w->hot[b].mask);
         h = col_fnv1a(h, &r->is_static, sizeof r->is_static);
         h = col_fnv1a(h, &r->continuous, sizeof r->continuous);
         h = col_fnv1a(h, &r->max_linear_speed, sizeof r->max_linear_speed);
