@@ -7,7 +7,10 @@
  * exact answer: false "colliding" and false "apart", as a share of all queries.
  *
  *   adb-sweep [--model PATH | --knot TRIS] [--queries N] [--seed S] [--area F]
- *             [--settings P,K;P,K;...]
+ *             [--order best|depth] [--depth-rate R] [--settings P,K;P,K;...]
+ *
+ * --depth-rate R: the depth factor's rate (col_adb_params.depth_rate; default
+ * COL_ADB_DEPTH_RATE, docs/adb.md "The depth factor").
  *
  * The mesh is centred on its box and scaled to radius 1. Body a rests at the origin;
  * query i puts b at distance d_i = 2.0 * i / N (the sweep, 0 .. 2 radii) in a random
@@ -92,7 +95,8 @@ typedef struct setting {
     int k;
 } setting;
 
-static void run(const char *name, const col_mesh *m, int n, double area, const setting *set, int nset, bool depth_first)
+static void run(const char *name, const col_mesh *m, int n, double area, const setting *set, int nset, bool depth_first,
+                double depth_rate)
 {
     col_adb_tree tree;
     double t0 = cpu_ms();
@@ -138,7 +142,7 @@ static void run(const char *name, const col_mesh *m, int n, double area, const s
     printf("| p_min | k_min | ms/query | speed-up | false colliding | false apart | wrong | estimated | node pairs |\n");
     printf("|---|---|---|---|---|---|---|---|---|\n");
     for (int s = 0; s < nset; s++) {
-        col_adb_params p = {set[s].p, set[s].k, 0, 0};
+        col_adb_params p = {set[s].p, set[s].k, 0, 0, depth_rate};
         int fp = 0, fn = 0, est = 0;
         long visits = 0;
         t0 = cpu_ms();
@@ -169,6 +173,7 @@ int main(int argc, char **argv)
     int n = 2000, knot = 20000;
     double area = COL_ADB_AREA_FACTOR_DEFAULT;
     bool depth_first = false;
+    double depth_rate = COL_ADB_DEPTH_RATE;
     const char *model = NULL, *sets = "0.9,1;0.99,1;0.99,5;0.99,10;0.999,10;0.999,30";
     rng = 1;
     col_alloc_init(&heap, NULL);
@@ -187,10 +192,14 @@ int main(int argc, char **argv)
             depth_first = strcmp(argv[++i], "depth") == 0;
         else if (strcmp(argv[i], "--settings") == 0 && i + 1 < argc)
             sets = argv[++i];
+        else if (strcmp(argv[i], "--depth-rate") == 0 && i + 1 < argc)
+            depth_rate = atof(argv[++i]);
         else
-            die("usage: adb-sweep [--model PATH | --knot TRIS] [--queries N] [--seed S] [--area F] [--order best|depth] [--settings P,K;...]");
+            die("usage: adb-sweep [--model PATH | --knot TRIS] [--queries N] [--seed S] [--area F] [--order best|depth] "
+                "[--depth-rate R] [--settings P,K;...]");
     }
     if (n < 1) die("--queries must be positive");
+    if (!(depth_rate > 0 && isfinite(depth_rate))) die("--depth-rate must be positive");
     setting set[32];
     int nset = 0;
     for (const char *c = sets; *c != '\0' && nset < 32;) {
@@ -202,15 +211,15 @@ int main(int argc, char **argv)
         c = *e == ';' ? e + 1 : e;
         if (*e != ';' && *e != '\0') die("--settings: P,K;P,K;...");
     }
-    printf("adb-sweep: seed %" PRIu64 ", %d queries, area factor %g, %s order\n", rng, n, area,
-           depth_first ? "depth-first (the exact query's)" : "best-first (the paper's)");
+    printf("adb-sweep: seed %" PRIu64 ", %d queries, area factor %g, depth rate %.4g, %s order\n", rng, n, area,
+           depth_rate, depth_first ? "depth-first (the exact query's)" : "best-first (the paper's)");
     col_mesh m;
     if (model == NULL) {
         scene_mesh sm = {0};
         if (!scene_mesh_torusknot(&sm, knot, 0, 0.16)) die("out of memory");
         unit_mesh(sm.v, sm.nv, sm.t, sm.nt, &m);
         scene_mesh_free(&sm);
-        run("torusknot", &m, n, area, set, nset, depth_first);
+        run("torusknot", &m, n, area, set, nset, depth_first, depth_rate);
     } else {
 #ifdef ADB_SWEEP_IO
         col_io_load_def ld = col_default_io_load_def();
@@ -219,7 +228,7 @@ int main(int argc, char **argv)
         unit_mesh(g->mesh.vertices, g->mesh.vertex_count, g->mesh.tris, g->mesh.triangle_count, &m);
         col_geometry_destroy(g);
         const char *base = strrchr(model, '/');
-        run(base != NULL ? base + 1 : model, &m, n, area, set, nset, depth_first);
+        run(base != NULL ? base + 1 : model, &m, n, area, set, nset, depth_first, depth_rate);
 #else
         die("--model needs colibri-io");
 #endif

@@ -48,6 +48,7 @@ typedef struct adb_ctx {
     const col_xform *xa, *xb;
     double M[9], Mabs[9], t[3];
     double slack;
+    double rate;      /* the depth factor's */
     col_bv_frame bvf; /* the fitted boxes' certified test (narrowphase/mesh_bv_bound.h) */
     bool bvf_ready;   /* set up on first use */
     int32_t hit_a, hit_b; /* the meeting triangle pair, leaf order */
@@ -60,7 +61,8 @@ typedef struct adb_ctx {
 bool col_adb_params_valid(const col_adb_params *p)
 {
     return p != NULL && isfinite(p->p_min) && p->p_min > 0 && p->p_min <= 1 && p->k_min >= 1 &&
-           p->max_visits >= 0 && isfinite(p->time_budget) && p->time_budget >= 0;
+           p->max_visits >= 0 && isfinite(p->time_budget) && p->time_budget >= 0 && isfinite(p->depth_rate) &&
+           p->depth_rate >= 0;
 }
 
 static void box_of(const col_mesh_node *n, double c[3], double h[3])
@@ -131,14 +133,29 @@ static inline double dmax(double a, double b) { return a > b ? a : b; }
 
 /* x^(1/3) for x in (0, 1], to about 1e-6 relative (plenty: the estimate is rounded to whole
  * cells): a first guess from the exponent, then Newton steps (libm's cbrt was 4 % of a
- * query's time). */
+ * query's time). The exponent is read from the bits for normal x (frexp and ldexp were
+ * library calls on the probe's path; the values are the same, every step being exact). */
 static double cube_root(double x)
 {
     if (!(x > 0)) return 0.0;
     int e;
-    double m = frexp(x, &e); /* x = m 2^e, m in [0.5, 1) */
+    double m;
+    uint64_t bits;
+    memcpy(&bits, &x, sizeof bits);
+    int be = (int)((bits >> 52) & 0x7ff);
+    if (be != 0 && be != 0x7ff) {
+        e = be - 1022; /* x = m 2^e, m in [0.5, 1) */
+        bits = (bits & ~(0x7ffULL << 52)) | (1022ULL << 52);
+        memcpy(&m, &bits, sizeof m);
+    } else {
+        m = frexp(x, &e);
+    }
     int q = e >= 0 ? e / 3 : -((-e + 2) / 3), rem = e - 3 * q; /* e = 3q + rem, rem in 0..2 */
-    double y = ldexp(0.7 + 0.3 * m, q) * (rem == 0 ? 1.0 : rem == 1 ? 1.2599210498948732 : 1.5874010519681994);
+    /* 2^q, q >= -358 here (x >= 2^-1074), a normal double: the product is ldexp's, exactly */
+    uint64_t pq = (uint64_t)(q + 1023) << 52;
+    double two_q;
+    memcpy(&two_q, &pq, sizeof two_q);
+    double y = (0.7 + 0.3 * m) * two_q * (rem == 0 ? 1.0 : rem == 1 ? 1.2599210498948732 : 1.5874010519681994);
     for (int k = 0; k < 3; k++) y -= (y * y * y - x) / (3 * y * y);
     return y;
 }
@@ -176,9 +193,13 @@ double col_adb_pair_probability(const col_mesh *a, const col_adb_tree *ta, int i
     double r = cube_root(dmin(va, vb) / v);
     double fa = ca_cells * (V / (va * G3)) * (va < vb ? r * r : 1.0);
     double fb = cb_cells * (V / (vb * G3)) * (va < vb ? 1.0 : r * r);
-    int is = (int)ceil(dmin(s, (double)COL_ADB_SMAX));
+    /* ceil and floor by conversion (s > 0, and fa, fb >= 0 and at most 64: V is at most
+     * either box's volume), without the library calls */
+    double sc = dmin(s, (double)COL_ADB_SMAX);
+    int is = (int)sc;
+    if ((double)is < sc) is++;
     if (is < 1) is = 1;
-    int ia_ = (int)floor(fa + 0.5), ib_ = (int)floor(fb + 0.5);
+    int ia_ = (int)(fa + 0.5), ib_ = (int)(fb + 0.5);
     return col_adb_probability(is, ia_ > is ? is : ia_, ib_ > is ? is : ib_);
 }
 
@@ -331,12 +352,17 @@ static double mesh_extent(const col_mesh *m)
     return fmax(col_max_abs(m->aabb_min), col_max_abs(m->aabb_max));
 }
 
-/* The lower bound that grows with depth (docs/adb.md): the cell model says little about
- * big nodes, whose cells are big, so a pair's estimate is scaled by 1 - 2^-d,
- * d its depth (both nodes'). */
-static double depth_factor(int32_t d)
+/* The lower bound that grows with depth (docs/adb.md "The depth factor"): the cell model
+ * says little about big nodes, whose cells are big, so a pair's estimate is scaled by
+ * 1 - 2^(-r d), d its depth (both nodes'), r the rate (params; 0: COL_ADB_DEPTH_RATE). */
+static double depth_rate_of(const col_adb_params *params, bool valid)
 {
-    return d >= 62 ? 1.0 : 1.0 - 1.0 / (double)(1ULL << d);
+    return valid && params->depth_rate > 0 ? params->depth_rate : COL_ADB_DEPTH_RATE;
+}
+
+static double depth_factor(double rate, int32_t d)
+{
+    return 1.0 - exp2(-rate * (double)d);
 }
 
 /* Offers a child pair: dropped when separated, else into the heap (or, the heap full,
@@ -348,7 +374,7 @@ static bool offer(adb_ctx *x, int32_t ia, int32_t ib, int32_t depth, int *visits
     if (separated_aabb(x, &x->a->nodes[ia], &x->b->nodes[ib])) return false;
     if (x->n == HEAP_CAP) return dfs_meet(x, ia, ib, visits);
     double p = col_adb_pair_probability(x->a, x->ta, ia, x->b, x->tb, ib, x->M, x->t);
-        heap_push(x, p * depth_factor(depth), ia, ib, depth);
+    heap_push(x, p * depth_factor(x->rate, depth), ia, ib, depth);
     return false;
 }
 
@@ -398,6 +424,7 @@ void col_mesh_mesh_adb(const col_mesh *a, const col_adb_tree *ta, const col_xfor
     const int max_visits = valid ? params->max_visits : 0;
     const double budget = valid ? params->time_budget : 0;
     const double t0 = budget > 0 ? now_s() : 0;
+    x.rate = depth_rate_of(params, valid);
 
     int visits = 0, found = 0;
     double best = 0;
@@ -454,7 +481,7 @@ typedef struct probe_ctx {
     const col_mesh *a, *b;
     const col_adb_tree *ta, *tb;
     double M[9], t[3];
-    double p_min, budget, t0, best;
+    double p_min, budget, t0, best, rate;
     int k_min, max_visits, visits, found;
     bool out_of_budget;
 } probe_ctx;
@@ -465,7 +492,7 @@ static bool adb_probe(void *ctx, int32_t ia, int32_t ib, int32_t depth)
     c->visits++;
     /* the estimate is at most the depth factor: below p_min it cannot count, and the
      * table is not consulted (the pairs near the roots) */
-    const double f = depth_factor(depth);
+    const double f = depth_factor(c->rate, depth);
     double p = f >= c->p_min ? col_adb_pair_probability(c->a, c->ta, ia, c->b, c->tb, ib, c->M, c->t) * f : 0.0;
     if (p > c->best) c->best = p;
     if (p >= c->p_min && ++c->found >= c->k_min) return true;
@@ -493,6 +520,7 @@ void col_mesh_mesh_adb_depth_first(const col_mesh *a, const col_adb_tree *ta, co
     c.k_min = valid ? params->k_min : INT_MAX;
     c.max_visits = valid ? params->max_visits : 0;
     c.budget = valid ? params->time_budget : 0;
+    c.rate = depth_rate_of(params, valid);
     c.t0 = c.budget > 0 ? now_s() : 0;
     memset(out, 0, sizeof *out);
     bool decided = col_mesh_mesh_query_probe(a, xa, b, xb, cache, adb_probe, &c, np);

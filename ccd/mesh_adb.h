@@ -30,7 +30,13 @@ typedef struct col_adb_params {
     int k_min;          /* >= 1: collision node pairs that make an estimated "colliding" */
     int max_visits;     /* node pairs visited (depth-first: split) before giving up (0: no limit) */
     double time_budget; /* seconds (0: none); checked every 32 node pairs */
+    double depth_rate;  /* >= 0: the depth factor's rate r, a pair at depth d has its estimate
+                         * scaled by 1 - 2^(-r d) (0: COL_ADB_DEPTH_RATE; docs/adb.md) */
 } col_adb_params;
+
+/* The depth factor's rate when params say 0: chosen on the sweep's seed 2 (docs/adb.md
+ * "The depth factor"). */
+#define COL_ADB_DEPTH_RATE (2.0 / 3.0)
 
 typedef struct col_adb_result {
     bool colliding;
@@ -41,7 +47,7 @@ typedef struct col_adb_result {
 } col_adb_result;
 
 /* Whether params are valid: p_min finite in (0, 1], k_min >= 1, max_visits >= 0,
- * time_budget finite and >= 0. */
+ * time_budget and depth_rate finite and >= 0. */
 bool col_adb_params_valid(const col_adb_params *p);
 
 /* Mesh a (ADB counts ta) at pose xa against mesh b (tb) at xb. params must be valid

@@ -14,7 +14,7 @@
 
 bool col_time_critical_def_valid(const col_time_critical_def *d, bool with_budget)
 {
-    col_adb_params p = {d->p_min, d->k_min, d->max_node_pairs, with_budget ? d->frame_budget : 0.0};
+    col_adb_params p = {d->p_min, d->k_min, d->max_node_pairs, with_budget ? d->frame_budget : 0.0, 0.0};
     return col_adb_params_valid(&p);
 }
 
@@ -36,7 +36,7 @@ void col_time_critical_test(const col_world *w, const col_shape_rec *ra, const c
                             col_pair_slot *slot)
 {
     const col_time_critical_def *d = &w->def.time_critical;
-    col_adb_params p = {d->p_min, d->k_min, d->max_node_pairs, 0.0};
+    col_adb_params p = {d->p_min, d->k_min, d->max_node_pairs, 0.0, 0.0};
     if (deadline > 0) {
         double left = deadline - col_time_critical_now();
         /* out of time: the first node pair only */
@@ -105,7 +105,7 @@ col_status col_body_collide_time_critical(col_world *world, col_body_id a, col_b
     if (col_time_critical_prepare(world, ra) != COL_OK || col_time_critical_prepare(world, rb) != COL_OK)
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
     const col_xform xa = col_xform_from_transform(*col_body_pose(ba)), xb = col_xform_from_transform(*col_body_pose(bb));
-    col_adb_params p = {def->p_min, def->k_min, def->max_node_pairs, 0.0};
+    col_adb_params p = {def->p_min, def->k_min, def->max_node_pairs, 0.0, 0.0};
     col_adb_result r;
     col_np_result np;
     col_mesh_mesh_adb_depth_first(&ra->geom->mesh, &ra->adb, &xa, &rb->geom->mesh, &rb->adb, &xb, &p, NULL, &r, &np);

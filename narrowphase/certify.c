@@ -401,3 +401,70 @@ int col_np_prove_overlap(const col_hull *a, const col_xform *xa, const col_hull 
     }
     return ov_frames(&c);
 }
+
+/* The bound, for a hull of radius r (the largest computed |v| of its local vertices) at a
+ * pose (R, p) whose matrix is within 2e-14 of a rotation in the 2-norm (lib/schedule.c
+ * derives it: unit quaternions to 8 ulps, the formula of docs/scenes.md): a world vertex
+ * w = fl(fl(R v) + p) lies within
+ *   |R v| <= (1 + 2e-14)(1 + 3 eps) r                (the norm, |v| <= r (1 + 3 eps))
+ *   + 9 eps r                                        (three 3-term dot products, fl(R v))
+ *   + sqrt 3 eps (1.01 r + |p|_inf)                  (the sum with p, per coordinate)
+ * of p, all below r + 1e-12 (r + |p|_inf) =: r + s. So the hull is in the ball B(p, r + s),
+ * and two such balls whose centres lie farther apart than the sum of their radii are
+ * disjoint. The computed centre distance L = fl(|fl(pb - pa)|) is within 5 eps L of the
+ * exact |pb - pa| (one rounding per coordinate of the difference, three of the sum of
+ * squares, one of the square root), and the computed axis u = fl(d / L) is within 5 eps of
+ * the exact unit vector d / |d| (hence u.(pb - pa) >= (1 - 1e-14) L and |u| <= 1 + 1e-14).
+ * Along u: min_B u.b - max_A u.a >= u.(pb - pa) - |u| (ra + sa + rb + sb)
+ *   >= (1 - 1e-14) L - (1 + 1e-14)(ra + rb + sa + sb);
+ * the factors 1e-12 below cover every one of these terms many times over. */
+double col_np_ball_gap(double ra, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis)
+{
+    col_vec3 d = col_sub(xb->p, xa->p);
+    double l = col_len(d);
+    double reach = (ra + rb + 1e-12 * (ra + rb + col_max_abs(xa->p) + col_max_abs(xb->p))) * (1.0 + 1e-12);
+    double gap = l * (1.0 - 1e-12) - reach;
+    if (!(gap > 0.0)) return 0.0;
+    *axis = col_scale(d, 1.0 / l);
+    return gap;
+}
+
+static double clamp(double x, double lo, double hi)
+{
+    return x < lo ? lo : (x > hi ? hi : x);
+}
+
+/* For any axis u, any matrix R (no orthogonality needed) and every vertex v of A (inside
+ * its local box [lo, hi], which is exact: the min and max of the vertices),
+ *   u.(R v + pa) = (R^T u).v + u.pa <= h(R^T u) + u.pa,  h(t) = sum_i max(t_i lo_i, t_i hi_i),
+ * the box's support function; and every world vertex of B lies within rb + 1e-12 (rb +
+ * |pb|_inf) of pb (col_np_ball_gap). So along u
+ *   min_B u.b - max_A u.a >= u.(pb - pa) - h(R^T u) - |u| rb - (the roundings),
+ * the roundings being those of A's world vertices (a few eps (ra + |pa|_inf)), of B's
+ * bound, of d = pb - pa (eps |d_i| each) and u.d (3 eps |u| |d|_1), of t = R^T u (3 eps
+ * per component, |R| entries <= 1 + 1e-13) and of h (3 eps |t|_1 max |box|): each a few
+ * eps of one of the magnitudes summed in mag below, which 1e-12 mag covers hundreds of
+ * times over. u is any direction; the one from the box's nearest point to B's origin
+ * (the local e = c - clamp(c), turned to the world) makes the gap that of the box and the
+ * ball up to rounding. */
+double col_np_box_ball_gap(const col_hull *a, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis)
+{
+    col_vec3 lo = a->aabb_min, hi = a->aabb_max;
+    col_vec3 d = col_sub(xb->p, xa->p);
+    col_vec3 c = col_mat3_tmul(&xa->R, d);
+    col_vec3 e = col_v3(c.x - clamp(c.x, lo.x, hi.x), c.y - clamp(c.y, lo.y, hi.y), c.z - clamp(c.z, lo.z, hi.z));
+    col_vec3 w = col_mat3_mul(&xa->R, e);
+    double wl = col_len(w);
+    if (!(wl > 0.0) || !isfinite(wl)) return 0.0;
+    col_vec3 u = col_scale(w, 1.0 / wl);
+    col_vec3 t = col_mat3_tmul(&xa->R, u);
+    double h = fmax(t.x * lo.x, t.x * hi.x) + fmax(t.y * lo.y, t.y * hi.y) + fmax(t.z * lo.z, t.z * hi.z);
+    double raw = col_dot(u, d) - h - rb * (1.0 + 1e-12);
+    double box = fmax(col_max_abs(lo), col_max_abs(hi));
+    double mag = 3.0 * col_max_abs(d) + (fabs(t.x) + fabs(t.y) + fabs(t.z)) * box + a->radius + rb +
+                 col_max_abs(xa->p) + col_max_abs(xb->p);
+    double gap = (raw - 1e-12 * mag) * (1.0 - 1e-12);
+    if (!(gap > 0.0)) return 0.0;
+    *axis = u;
+    return gap;
+}

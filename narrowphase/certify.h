@@ -40,6 +40,18 @@ col_np_gap col_np_gap_world(const col_hull *a, const col_xform *xa, const col_hu
 col_np_gap col_np_certify_gap(const col_hull *a, const col_xform *xa, const col_hull *b, const col_xform *xb,
                               col_vec3 s);
 
+/* A certified gap between two hulls from balls about their bodies' origins, radius the
+ * hulls' radii (col_hull.radius): along the unit axis from A's origin to B's (*axis),
+ * min over B of axis.b - max over A of axis.a >= the returned gap for the world vertices
+ * as col_xform_point computes them. 0 when the balls are not proven disjoint (the caller
+ * asks the backend then). A few flops: a rejection before the backend's query. */
+double col_np_ball_gap(double ra, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis);
+
+/* The same for hull A's local box (col_hull.aabb_min/max at A's pose) against the ball of
+ * radius rb about B's origin: tighter than A's ball for long or flat hulls. *axis points
+ * from A to B. 0 when not proven. */
+double col_np_box_ball_gap(const col_hull *a, const col_xform *xa, double rb, const col_xform *xb, col_vec3 *axis);
+
 /* Proves that the origin lies strictly inside the tetrahedron of m0..m3 (vectors whose
  * components carry a relative error of at most one rounding): all four cofactor weights
  * of the linear dependency have one sign beyond their error bounds. Returns 1 if proven. */

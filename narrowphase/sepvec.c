@@ -46,6 +46,14 @@
 #define SV_HASH 1024 /* power of two, >= 4 SV_MAX_STEPS: load <= 1/4 */
 #define SV_MAGIC UINT64_C(0x5365705665633031) /* "SepVec01" */
 #define SV_SEED_STEP (-2) /* the step recorded for a pair seeded by sv_seed */
+/* Hulls with at most this many vertices are scanned at every step. A scan finds the
+ * largest computed value outright, so the gap needs no proof of its supports after it
+ * (sv_exact_supports), while a climb (about as dear as a scan at 32 vertices: 26 against
+ * 38 ns warm, docs/sepvec.md) must be followed by the support tree's proof: on the `fast`
+ * scene (32 vertices) a query cost 466 ns with climb and proof and 306 ns with the scan
+ * (docs/sepvec.md, "Small hulls"). Above COL_SUPPORT_SCAN_MAX the shape data still holds
+ * a tree, which the search uses only above this size. */
+#define SV_SCAN_MAX 32
 
 enum { SV_NONE = 0, SV_SEPARATED = 1, SV_COLLIDING = 2, SV_COLLIDING_CERT = 3 };
 
@@ -150,16 +158,17 @@ static double sv_err_unit(const sv_ctx *c)
  * local maximum of the hull's graph, which is the global one only where the hull is
  * convex exactly; near-coplanar facets can fold the graph (a flat dome's climb stopped
  * 7e-6 of its size below the maximum: issue 13). The support tree (or a scan) proves the
- * maximum from the climbed vertex in about O(log n). Returns 1 if a support moved. */
+ * maximum from the climbed vertex in about O(log n). Hulls up to SV_SCAN_MAX vertices were
+ * scanned (sv_support): their supports are exact already. Returns 1 if a support moved. */
 static int sv_exact_supports(const sv_ctx *c, col_vec3 s, int *ia, int *ib)
 {
     int moved = 0;
-    if (c->a->vertex_count > COL_SUPPORT_SCAN_MAX) {
+    if (c->a->vertex_count > SV_SCAN_MAX) {
         int v = col_support_exact(c->a, c->da, col_mat3_tmul(&c->xa->R, s), *ia, &c->info->support);
         moved |= v != *ia;
         *ia = v;
     }
-    if (c->b->vertex_count > COL_SUPPORT_SCAN_MAX) {
+    if (c->b->vertex_count > SV_SCAN_MAX) {
         int v = col_support_exact(c->b, c->db, col_neg(col_mat3_tmul(&c->xb->R, s)), *ib, &c->info->support);
         moved |= v != *ib;
         *ib = v;
@@ -167,14 +176,15 @@ static int sv_exact_supports(const sv_ctx *c, col_vec3 s, int *ia, int *ib)
     return moved;
 }
 
-/* One support query. near: the direction is last frame's (the first step of a warm
- * query), so a climb from the cached vertex alone is cheapest; later steps' directions
+/* One support query: a scan up to SV_SCAN_MAX vertices. Above, near: the direction is
+ * last frame's (the first step of a warm query), so a climb from the cached vertex alone
+ * is cheapest; later steps' directions
  * jump (reflections), so the table's start competes with the hint (sepvec_support.h). */
 static int sv_support(const sv_ctx *c, const col_hull *h, const col_support_data *sd,
                       col_vec3 d, int hint, int near)
 {
     col_support_stats *st = &c->info->support;
-    if (h->vertex_count <= COL_SUPPORT_SCAN_MAX) {
+    if (h->vertex_count <= SV_SCAN_MAX) {
         st->queries++;
         st->evals += h->vertex_count;
         return col_hull_support_scan(h, d);
@@ -467,6 +477,23 @@ static void sv_seed(sv_search *q)
     }
 }
 
+/* A seeded polygon (sv_seed) already excludes every direction S with S.r_k < 0 for a
+ * seed k: such an S cannot separate, and the first step along it would only add a
+ * constraint. The search starts at the polygon's witness instead (Hornus' average
+ * direction, as lemma 4's jump does), which every seed's pair gives a positive gap. */
+static void sv_start_in_seeds(sv_search *q)
+{
+    if (q->nrec == 0 || q->poly.n == 0) return;
+    int outside = 0;
+    for (int k = 0; k < q->nrec; k++) outside |= col_dot(q->s, q->w->r[k]) < 0.0;
+    col_vec3 wv;
+    if (!outside || !col_sphpoly_witness(&q->poly, q->w->r, &wv)) return;
+    q->s = wv;
+    q->s_is_witness = 1;
+    q->c->near = 0;
+    q->c->info->seed_start = 1;
+}
+
 /* The step's support points in the world frame. */
 static void sv_points(sv_search *q)
 {
@@ -727,7 +754,10 @@ void col_sepvec_query_ex(void *cache_mem, const col_hull *a, const void *da_mem,
     q.graze = opt != NULL && opt->graze > 0.0 ? opt->graze : COL_SV_GRAZE;
     q.reflect_max = opt != NULL && opt->reflect_max > 0 ? opt->reflect_max : COL_SV_REFLECT_MAX;
     sv_search_init(&q);
-    if (opt == NULL || !opt->no_seed) sv_seed(&q);
+    if (opt == NULL || !opt->no_seed) {
+        sv_seed(&q);
+        sv_start_in_seeds(&q);
+    }
     for (int step = 0; step < SV_MAX_STEPS; step++) {
         info->steps++;
         out->iterations = info->steps;

@@ -62,6 +62,8 @@ typedef struct col_sepvec_info {
     int lemma4;           /* pairs repeated from earlier steps: S set to the witness */
     int seed_repeats;     /* of those, pairs seeded from last frame's tetrahedron (sv_seed) */
     int seed_hits;        /* with the option seed_reflect: seeded pairs reflected on instead */
+    int seed_start;       /* 1: started at the seeded polygon's witness, last frame's direction
+                           * being outside it (sepvec.c, sv_start_in_seeds) */
     int warm;             /* the pair's cache held a direction */
     int full_projections; /* gaps checked against every vertex */
     int climb_misses;     /* climbed supports the exact maximum replaced (sv_exact_supports) */

@@ -138,23 +138,38 @@ static bool brute(const col_mesh *a, const col_xform *xa, const col_mesh *b, con
     return false;
 }
 
+/* The two meshes of the traversal tests (seeded by the caller): a torus knot of tris_a
+ * triangles and a bumpy sphere of tris_b, with their ADB counts. */
+static void two_meshes(int tris_a, int tris_b, col_mesh *ma, col_mesh *mb, col_adb_tree *ta, col_adb_tree *tb)
+{
+    scene_mesh sa = {0}, sb = {0};
+    assert_true(scene_mesh_torusknot(&sa, tris_a, 0, 0.16));
+    assert_true(scene_mesh_bumpy(&sb, tris_b));
+    build_mesh(&sa, ma);
+    build_mesh(&sb, mb);
+    scene_mesh_free(&sa);
+    scene_mesh_free(&sb);
+    assert_int_equal(col_adb_tree_build(&g_alloc, ma, COL_ADB_AREA_FACTOR_DEFAULT, ta), COL_OK);
+    assert_int_equal(col_adb_tree_build(&g_alloc, mb, COL_ADB_AREA_FACTOR_DEFAULT, tb), COL_OK);
+}
+
+static void free_two_meshes(col_mesh *ma, col_mesh *mb, col_adb_tree *ta, col_adb_tree *tb)
+{
+    col_adb_tree_free(&g_alloc, ta);
+    col_adb_tree_free(&g_alloc, tb);
+    col_mesh_free(&g_alloc, ma);
+    col_mesh_free(&g_alloc, mb);
+}
+
 static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint64_t seed)
 {
     printf("adb traversal vs %s: seed %llu, %d and %d triangles, %d queries\n", use_brute ? "brute force" : "exact query",
            (unsigned long long)seed, tris_a, tris_b, queries);
     scene_rand_seed(seed);
-    scene_mesh sa = {0}, sb = {0};
-    assert_true(scene_mesh_torusknot(&sa, tris_a, 0, 0.16));
-    assert_true(scene_mesh_bumpy(&sb, tris_b));
     col_mesh ma, mb;
-    build_mesh(&sa, &ma);
-    build_mesh(&sb, &mb);
-    scene_mesh_free(&sa);
-    scene_mesh_free(&sb);
     col_adb_tree ta, tb;
-    assert_int_equal(col_adb_tree_build(&g_alloc, &ma, COL_ADB_AREA_FACTOR_DEFAULT, &ta), COL_OK);
-    assert_int_equal(col_adb_tree_build(&g_alloc, &mb, COL_ADB_AREA_FACTOR_DEFAULT, &tb), COL_OK);
-    const col_adb_params exact = {1.0, INT_MAX, 0, 0};
+    two_meshes(tris_a, tris_b, &ma, &mb, &ta, &tb);
+    const col_adb_params exact = {1.0, INT_MAX, 0, 0, 0};
     int hits = 0;
     for (int q = 0; q < queries; q++) {
         col_xform xa = rand_pose(0.3), xb = rand_pose(1.6);
@@ -186,10 +201,7 @@ static void run_equal(int tris_a, int tris_b, int queries, bool use_brute, uint6
     }
     printf("  %d of %d colliding\n", hits, queries);
     assert_true(hits >= queries / 5 && hits <= 4 * queries / 5);
-    col_adb_tree_free(&g_alloc, &ta);
-    col_adb_tree_free(&g_alloc, &tb);
-    col_mesh_free(&g_alloc, &ma);
-    col_mesh_free(&g_alloc, &mb);
+    free_two_meshes(&ma, &mb, &ta, &tb);
 }
 
 static void traversal_equals_brute_force(void **state)
@@ -202,6 +214,42 @@ static void traversal_equals_exact_query(void **state)
 {
     (void)state;
     run_equal(6000, 3000, 400, false, 18002);
+}
+
+/* The depth factor's rate (col_adb_params.depth_rate): a rate so small that no pair's
+ * factor reaches p_min leaves the exact query (answer, node pairs, gap); rate 0 means
+ * COL_ADB_DEPTH_RATE; with it some of these queries stop as estimates. */
+static void depth_rate_controls_counting(void **state)
+{
+    (void)state;
+    const uint64_t seed = 18005;
+    printf("depth rate: seed %llu\n", (unsigned long long)seed);
+    scene_rand_seed(seed);
+    col_mesh ma, mb;
+    col_adb_tree ta, tb;
+    two_meshes(3000, 2000, &ma, &mb, &ta, &tb);
+    const col_adb_params slow = {0.99, 1, 0, 0, 1e-3}, dflt = {0.99, 1, 0, 0, 0},
+                         named = {0.99, 1, 0, 0, COL_ADB_DEPTH_RATE};
+    int estimated = 0;
+    for (int q = 0; q < 200; q++) {
+        col_xform xa = rand_pose(0.3), xb = rand_pose(1.6);
+        col_adb_result r, r2;
+        col_np_result np, np2, e;
+        col_mesh_mesh_query(&ma, &xa, &mb, &xb, NULL, &e);
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &slow, NULL, &r, &np);
+        assert_true(r.exact && r.collision_pairs == 0);
+        assert_true(np.colliding == e.colliding && np.gap == e.gap && np.iterations == e.iterations);
+        col_mesh_mesh_adb(&ma, &ta, &xa, &mb, &tb, &xb, &slow, NULL, &r);
+        assert_true(r.exact && r.colliding == e.colliding && r.collision_pairs == 0);
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &dflt, NULL, &r, &np);
+        col_mesh_mesh_adb_depth_first(&ma, &ta, &xa, &mb, &tb, &xb, &named, NULL, &r2, &np2);
+        assert_true(r.colliding == r2.colliding && r.exact == r2.exact && r.visits == r2.visits &&
+                    r.probability == r2.probability);
+        estimated += !r.exact;
+    }
+    printf("  %d of 200 estimated at the default rate\n", estimated);
+    assert_true(estimated > 0);
+    free_two_meshes(&ma, &mb, &ta, &tb);
 }
 
 static void budget_estimates(void **state)
@@ -219,7 +267,7 @@ static void budget_estimates(void **state)
     const col_xform id = col_xform_from_transform((col_transform){col_v3(0, 0, 0), {0, 0, 0, 1}});
     /* the same mesh twice at the same pose: the root pair overlaps, so one visit cannot
      * decide it */
-    col_adb_params p = {0.99, 10, 1, 0};
+    col_adb_params p = {0.99, 10, 1, 0, 0};
     col_adb_result r;
     col_mesh_mesh_adb(&m, &t, &id, &m, &t, &id, &p, NULL, &r);
     assert_false(r.exact);
@@ -251,19 +299,25 @@ static void budget_estimates(void **state)
     col_mesh_free(&g_alloc, &m);
 }
 
+/* good with the double at byte offset off set to each of bad[0 .. n) is invalid */
+static void reject_each(const col_adb_params *good, size_t off, const double *bad, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        col_adb_params p = *good;
+        memcpy((char *)&p + off, &bad[i], sizeof bad[i]);
+        assert_false(col_adb_params_valid(&p));
+    }
+}
+
 static void bad_input(void **state)
 {
     (void)state;
-    const col_adb_params good = {0.99, 10, 0, 0};
+    const col_adb_params good = {0.99, 10, 0, 0, 0};
     assert_true(col_adb_params_valid(&good));
     col_adb_params p = good;
     assert_false(col_adb_params_valid(NULL));
     const double bad_p[] = {0.0, -0.5, 1.0000001, NAN, INFINITY, -INFINITY};
-    for (size_t i = 0; i < sizeof bad_p / sizeof bad_p[0]; i++) {
-        p = good;
-        p.p_min = bad_p[i];
-        assert_false(col_adb_params_valid(&p));
-    }
+    reject_each(&good, offsetof(col_adb_params, p_min), bad_p, sizeof bad_p / sizeof bad_p[0]);
     p = good;
     p.p_min = 1.0;
     assert_true(col_adb_params_valid(&p));
@@ -276,15 +330,12 @@ static void bad_input(void **state)
     p = good;
     p.max_visits = -1;
     assert_false(col_adb_params_valid(&p));
+    const double bad_budget[] = {NAN, -1e-3, INFINITY}, bad_rate[] = {-1e-9, NAN, INFINITY};
+    reject_each(&good, offsetof(col_adb_params, time_budget), bad_budget, sizeof bad_budget / sizeof bad_budget[0]);
+    reject_each(&good, offsetof(col_adb_params, depth_rate), bad_rate, sizeof bad_rate / sizeof bad_rate[0]);
     p = good;
-    p.time_budget = NAN;
-    assert_false(col_adb_params_valid(&p));
-    p = good;
-    p.time_budget = -1e-3;
-    assert_false(col_adb_params_valid(&p));
-    p = good;
-    p.time_budget = INFINITY;
-    assert_false(col_adb_params_valid(&p));
+    p.depth_rate = 2.5;
+    assert_true(col_adb_params_valid(&p));
     /* a bad area factor */
     scene_rand_seed(18004);
     scene_mesh sa = {0};
@@ -527,7 +578,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(table_matches_closed_form), cmocka_unit_test(table_monotone),
         cmocka_unit_test(traversal_equals_brute_force), cmocka_unit_test(traversal_equals_exact_query),
-        cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
+        cmocka_unit_test(depth_rate_controls_counting), cmocka_unit_test(budget_estimates), cmocka_unit_test(bad_input),
         cmocka_unit_test(world_mode_exact_equals_off), cmocka_unit_test(world_budget_exact_claims_hold),
         cmocka_unit_test(world_query_and_bad_input),
     };

@@ -40,6 +40,7 @@
 #include "lib/core/vec.h"
 #include "lib/world.h"
 #include "narrowphase/backend.h"
+#include "narrowphase/certify.h"
 #include "narrowphase/sepvec_support.h"
 #include "narrowphase/sepvec_support_tree.h"
 #include "tests/oracle_lp.h"
@@ -53,6 +54,8 @@
 #define SEED_TINY UINT64_C(0x13f3000000000330)
 #define SEED_OFFSETS UINT64_C(0x13f2000000000012)
 #define SEED_CERTS UINT64_C(0x13ce27000000c11b)
+#define SEED_BALLS UINT64_C(0x13ba11500000001)
+#define SEED_BOXBALL UINT64_C(0x13b0bba11000002)
 
 /* Answers may differ from the exact LP's only within this many units of the largest world
  * coordinate (half ulps, u |x|) of touching, plus 1e-9 of the size: the world vertices
@@ -623,13 +626,15 @@ static void test_certified_gaps_exact(void **state)
     sets = sets < 6 ? 6 : sets;
     for (int s = 0; s < sets; s++) {
         /* Shapes: flat domes (sagitta 1e-6 .. 1e-13), needles (radius 1e-4 .. 1e-6), dome
-         * against needle, 40 .. 240 points, so that sepvec climbs (tables); and the
+         * against needle, 40 .. 240 points, so that sepvec climbs (tables), every eighth set
+         * of 17 .. 32 points, which sepvec scans instead of climbing; and the
          * flattest domes (sagitta 1e-12 .. 1e-13, 300 .. 500 points), whose graphs fold. */
         int kind = s % 4 == 3 ? 0 : s % 4;
         col_hull A, B;
         int ok;
         double sag = s % 4 == 3 ? pow(10.0, -urange(12.0, 13.0)) : pow(10.0, -urange(6.0, 13.0));
         int n = s % 4 == 3 ? 300 + (int)(urand() * 200) : 40 + (int)(urand() * 200);
+        if (s % 8 == 0) n = 17 + (int)(urand() * 16); /* small domes, which sepvec scans (SV_SCAN_MAX) */
         static col_vec3 pts_a[MAX_VERTS], pts_b[MAX_VERTS];
         ok = kind == 1 ? needle(n, pow(10.0, -urange(4.0, 6.0)), pts_a, &A) : dome(n, sag, pts_a, &A);
         if (!ok) continue;
@@ -690,6 +695,158 @@ static void test_certified_gaps_exact(void **state)
         assert_true(checked[k] > 100);
     }
     free(nc.scratch.mem);
+}
+
+/* ---- the pair loop's certificates (balls, box and ball) ---- */
+
+/* The vertex at the hull's radius (the last of them). */
+static int farthest_vertex(const col_hull *h)
+{
+    int far = 0;
+    for (int i = 0; i < h->vertex_count; i++)
+        if (col_len(h->vertices[i]) == h->radius) far = i;
+    return far;
+}
+
+/* A random turn, as a unit quaternion (x, y, z, w). */
+static col_quat rand_turn(void)
+{
+    col_vec3 ax = unit_rand();
+    double ang = urange(0.0, M_PI);
+    col_quat q = {ax.x * sin(ang), ax.y * sin(ang), ax.z * sin(ang), cos(ang)};
+    return q;
+}
+
+/* Counts a certificate (g > 0 along the unit axis) and checks it exactly on the world
+ * vertices; prints the first false ones. */
+static void count_certificate(const col_vec3 *wa, int na, const col_vec3 *wb, int nb, col_vec3 axis, double g,
+                              long *certified, long *false_certs, double delta, double off)
+{
+    if (!(g > 0.0)) return;
+    (*certified)++;
+    assert_true(fabs(col_len(axis) - 1.0) < 1e-14);
+    if (!exact_gap_holds(wa, na, wb, nb, axis, g) && (*false_certs)++ < 3)
+        print_message("  certified %.17g, exact gap %.17g (delta %.3g, offset %g)\n", g, exact_gap_value, delta, off);
+}
+
+/* The balls' certificate (narrowphase/certify.h: col_np_ball_gap), by which the world's
+ * pair loop answers "separated" without the backend, against exact rational arithmetic:
+ * hulls of points on a sphere whose farthest vertex (at the hull's radius) points at the
+ * other's farthest, so that the balls' gap is the hulls' gap along the axis up to rounding;
+ * centre distances (1 + delta) (ra + rb), delta of either sign, log-uniform in 1e-16 ..
+ * 1e-1; bodies at 0, 1e3 or 1e7 from the origin, where the world vertices' own rounding
+ * (about 1e-9 at 1e7) dwarfs a small delta: a bound without the positions' term certifies
+ * false gaps there (checked by dropping it). Every certified gap must hold exactly. */
+static void test_ball_gap_exact(void **state)
+{
+    (void)state;
+    rng_seed(SEED_BALLS, "balls' certificate against exact rational arithmetic");
+    static col_vec3 pts[24], wa[24], wb[24];
+    long configs = 0, certified = 0, false_certs = 0;
+    for (int s = 0; s < 60; s++) {
+        double sc = s % 3 == 0 ? 1e-3 : (s % 3 == 1 ? 1.0 : 1e3);
+        for (int i = 0; i < 24; i++) pts[i] = col_scale(unit_rand(), sc);
+        col_hull h;
+        if (!try_build(pts, 24, &h)) continue;
+        int far = farthest_vertex(&h);
+        col_vec3 v = h.vertices[far];
+        col_vec3 k = col_cross(v, fabs(v.x) < 0.5 * col_len(v) ? col_v3(1, 0, 0) : col_v3(0, 1, 0));
+        k = col_scale(k, 1.0 / col_len(k));
+        col_quat flip = {k.x, k.y, k.z, 0.0}; /* half a turn about k, which is perpendicular to v */
+        for (int c = 0; c < 40; c++) {
+            double off = c % 3 == 0 ? 0.0 : (c % 3 == 1 ? 1e3 : 1e7);
+            col_vec3 base = col_scale(unit_rand(), off);
+            col_transform ta = tf(base, rand_turn());
+            int na = world_verts(&h, ta, wa);
+            col_vec3 u = col_sub(wa[far], ta.p);
+            u = col_scale(u, 1.0 / col_len(u));
+            double delta = pow(10.0, -urange(1.0, 16.0)) * (c % 2 == 0 ? 1.0 : -1.0);
+            col_transform tb = tf(col_add(ta.p, col_scale(u, 2.0 * h.radius * (1.0 + delta))), quat_mul(ta.q, flip));
+            int nb = world_verts(&h, tb, wb);
+            col_xform xa = col_xform_from_transform(ta), xb = col_xform_from_transform(tb);
+            col_vec3 axis = col_v3(0, 0, 0);
+            double g = col_np_ball_gap(h.radius, &xa, h.radius, &xb, &axis);
+            configs++;
+            count_certificate(wa, na, wb, nb, axis, g, &certified, &false_certs, delta, off);
+        }
+        col_hull_free(&g_alloc, &h);
+    }
+    print_message("  %ld configurations, %ld certified by the balls, %ld false\n", configs, certified, false_certs);
+    assert_int_equal(false_certs, 0);
+    assert_true(certified > configs / 5 && certified < configs / 2);
+}
+
+/* The box-and-ball certificate (col_np_box_ball_gap), which the pair loop tries for hulls
+ * above 32 vertices, against exact rational arithmetic: A a box hull off its local origin,
+ * B a hull of points on a sphere whose farthest vertex (at B's radius) touches a point of
+ * A's box (on a face, an edge or a corner) from outside along the box's outward direction
+ * there, moved by delta of B's radius (either sign, log-uniform 1e-16 .. 1e-1); bodies at
+ * 0, 1e3 or 1e7 from the origin. Every certified gap must hold exactly; a bound without
+ * the positions' term certifies false ones (checked by dropping it). */
+static void test_box_ball_gap_exact(void **state)
+{
+    (void)state;
+    rng_seed(SEED_BOXBALL, "box and ball certificate against exact rational arithmetic");
+    static col_vec3 pts[24], wa[8], wb[24];
+    long configs = 0, certified = 0, false_certs = 0;
+    for (int s = 0; s < 60; s++) {
+        double sc = s % 3 == 0 ? 1e-3 : (s % 3 == 1 ? 1.0 : 1e3);
+        col_vec3 half = col_v3(urange(0.05, 1.0) * sc, urange(0.05, 1.0) * sc, urange(0.05, 1.0) * sc);
+        col_vec3 o = col_scale(unit_rand(), urange(0.0, 0.5) * sc);
+        col_vec3 corners[8];
+        for (int i = 0; i < 8; i++)
+            corners[i] = col_v3(o.x + (i & 1 ? half.x : -half.x), o.y + (i & 2 ? half.y : -half.y),
+                                o.z + (i & 4 ? half.z : -half.z));
+        for (int i = 0; i < 24; i++) pts[i] = col_scale(unit_rand(), urange(0.1, 1.0) * sc);
+        col_hull A, B;
+        if (!try_build(corners, 8, &A)) continue;
+        if (!try_build(pts, 24, &B)) {
+            col_hull_free(&g_alloc, &A);
+            continue;
+        }
+        int far = farthest_vertex(&B);
+        col_vec3 vhat = col_scale(B.vertices[far], 1.0 / col_len(B.vertices[far]));
+        for (int c = 0; c < 40; c++) {
+            /* a point of the box's surface and the outward direction there: k of the three
+             * coordinates on the box's bounds (1 a face, 2 an edge, 3 a corner) */
+            int k = 1 + c % 3;
+            double lo[3] = {A.aabb_min.x, A.aabb_min.y, A.aabb_min.z}, hi[3] = {A.aabb_max.x, A.aabb_max.y, A.aabb_max.z};
+            double tl[3], nl[3];
+            int first = (int)(rng_next() % 3);
+            for (int i = 0; i < 3; i++) {
+                int on = (i - first + 3) % 3 < k;
+                double side = urand() < 0.5 ? -1.0 : 1.0;
+                tl[i] = on ? (side > 0 ? hi[i] : lo[i]) : urange(lo[i], hi[i]);
+                nl[i] = on ? side : 0.0;
+            }
+            col_vec3 n_l = col_v3(nl[0], nl[1], nl[2]);
+            n_l = col_scale(n_l, 1.0 / col_len(n_l));
+            double off = c % 3 == 0 ? 0.0 : (c % 3 == 1 ? 1e3 : 1e7);
+            col_transform ta = tf(col_scale(unit_rand(), off), rand_turn());
+            col_xform xa = col_xform_from_transform(ta);
+            col_vec3 T = col_xform_point(&xa, col_v3(tl[0], tl[1], tl[2])), n = col_mat3_mul(&xa.R, n_l);
+            /* B turned so that its farthest vertex points along -n */
+            col_vec3 axb = col_cross(vhat, col_neg(n));
+            double w = 1.0 + col_dot(vhat, col_neg(n));
+            if (w < 1e-3) continue;
+            double ql = sqrt(col_dot(axb, axb) + w * w);
+            col_quat qb = {axb.x / ql, axb.y / ql, axb.z / ql, w / ql};
+            double delta = pow(10.0, -urange(1.0, 16.0)) * (c % 2 == 0 ? 1.0 : -1.0);
+            col_transform tb = tf(col_add(T, col_scale(n, B.radius * (1.0 + delta))), qb);
+            int na = world_verts(&A, ta, wa), nb = world_verts(&B, tb, wb);
+            col_xform xb = col_xform_from_transform(tb);
+            col_vec3 axis = col_v3(0, 0, 0);
+            double g = col_np_box_ball_gap(&A, &xa, B.radius, &xb, &axis);
+            configs++;
+            count_certificate(wa, na, wb, nb, axis, g, &certified, &false_certs, delta, off);
+        }
+        col_hull_free(&g_alloc, &A);
+        col_hull_free(&g_alloc, &B);
+    }
+    print_message("  %ld configurations, %ld certified by the box and the ball, %ld false\n", configs, certified,
+                  false_certs);
+    assert_int_equal(false_certs, 0);
+    assert_true(certified > configs / 5 && certified < configs / 2);
 }
 
 /* The support tree's maximum is the scan's, value for value, on every hull kind above
@@ -753,6 +910,8 @@ int main(void)
         cmocka_unit_test(test_large_offsets),
         cmocka_unit_test(test_support_tree),
         cmocka_unit_test(test_certified_gaps_exact),
+        cmocka_unit_test(test_ball_gap_exact),
+        cmocka_unit_test(test_box_ball_gap_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -14,19 +14,6 @@
 
 #define G COL_ADB_GRID
 
-void col_adb_cell_geometry(const double lo[3], const double hi[3], double corner[3], double side[3])
-{
-    double ext = 0;
-    for (int k = 0; k < 3; k++) ext = hi[k] - lo[k] > ext ? hi[k] - lo[k] : ext;
-    double floor_w = ext > 0 ? ext * 1e-3 : 1e-300;
-    for (int k = 0; k < 3; k++) {
-        double w = hi[k] - lo[k];
-        double ww = w > floor_w ? w : floor_w;
-        corner[k] = lo[k] - 0.5 * (ww - w);
-        side[k] = ww / G;
-    }
-}
-
 static double vk(col_vec3 v, int k) { return k == 0 ? v.x : (k == 1 ? v.y : v.z); }
 
 /* Clips polygon p (n vertices) to x_k >= c (dir +1) or x_k <= c (dir -1). */

@@ -44,7 +44,19 @@ static inline size_t col_adb_tree_bytes(const col_adb_tree *t)
 }
 
 /* The cuboid cells of node box [lo, hi] (after the widening above): the grid's corner
- * and one cell's sides. Shared by the builder and the traversal's volume estimate. */
-void col_adb_cell_geometry(const double lo[3], const double hi[3], double corner[3], double side[3]);
+ * and one cell's sides. Shared by the builder and the traversal's volume estimate (inline:
+ * the estimate calls it twice per node pair). */
+static inline void col_adb_cell_geometry(const double lo[3], const double hi[3], double corner[3], double side[3])
+{
+    double ext = 0;
+    for (int k = 0; k < 3; k++) ext = hi[k] - lo[k] > ext ? hi[k] - lo[k] : ext;
+    double floor_w = ext > 0 ? ext * 1e-3 : 1e-300;
+    for (int k = 0; k < 3; k++) {
+        double w = hi[k] - lo[k];
+        double ww = w > floor_w ? w : floor_w;
+        corner[k] = lo[k] - 0.5 * (ww - w);
+        side[k] = ww / COL_ADB_GRID;
+    }
+}
 
 #endif
