@@ -83,7 +83,7 @@ static col_status check_speeds(const col_world *w, double linear, double angular
 static double declared_bound(const col_world *w, const col_body_rec *b)
 {
     return col_motion_declared(b->max_linear_speed, b->max_angular_speed, w->shapes[b->shape].radius,
-                               col_max_abs(b->xf.p) + col_max_abs(b->pose.p));
+                               col_max_abs(b->xf.p) + col_max_abs(col_body_pose(b)->p));
 }
 
 col_status col_body_create(col_world *world, const col_body_def *def, col_body_id *out)
@@ -112,14 +112,11 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     col_body_rec *b = &world->bodies[slot];
     memset(b, 0, sizeof *b);
     world->dirty[slot] = 0;
-    b->pose = pose;
+    b->poses[0] = pose; /* set, upd and prev pose: all slot 0 */
     b->xf = col_xform_from_transform(pose);
-    b->upd_pose = b->prev_pose = pose;
     b->continuous = def->continuous ? 1 : 0;
     b->user_data = def->user_data;
     b->shape = shape;
-    b->group = def->filter_group;
-    b->mask = def->filter_mask;
     b->is_static = def->is_static ? 1 : 0;
     world->hot[slot].group = def->filter_group;
     world->hot[slot].mask = def->filter_mask;
@@ -129,10 +126,10 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
      * does not trip (an undeclared body starts at 0: its first move trips). Its pairs are
      * new, so no pair sleeps on an older bound. */
     b->motion_bound = b->motion_bound_prev = declared_bound(world, b);
-    col_aabb *tight = &world->hot[slot].box;
+    col_aabb *tight = &world->hot[slot].box, fat;
     col_world_shape_aabb(&world->shapes[shape], &b->xf, tight);
-    col_world_fat_aabb(world->shapes[shape].geom, &b->xf, tight, world->def.broadphase_margin, &b->fat);
-    if (col_sap_insert(world->sap, (uint32_t)slot, &b->fat, def->is_static) != 0) {
+    col_world_fat_aabb(world->shapes[shape].geom, &b->xf, tight, world->def.broadphase_margin, &fat);
+    if (col_sap_insert(world->sap, (uint32_t)slot, &fat, def->is_static) != 0) {
         col_id_pool_unalloc(&world->body_ids, slot);
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_body_create: out of memory in the broad phase");
     }
@@ -181,7 +178,7 @@ col_status col_body_set_pose(col_world *world, col_body_id body, col_transform p
     st = col_world_check_pose(world, pose, &p, "col_body_set_pose");
     if (st != COL_OK) return st;
     uint32_t slot = body.index1 - 1;
-    world->bodies[slot].pose = p;
+    col_body_store_pose(&world->bodies[slot], &p);
     col_world_mark_dirty(world, slot);
     return COL_OK;
 }
@@ -232,7 +229,7 @@ col_status col_body_get_pose(const col_world *world, col_body_id body, col_trans
     if (world == NULL || out == NULL) return col_world_fail(world, COL_ERR_INVALID_ARGUMENT, "col_body_get_pose: NULL argument");
     col_status st = col_world_check_body(world, body, "col_body_get_pose");
     if (st != COL_OK) return st;
-    *out = world->bodies[body.index1 - 1].pose;
+    *out = *col_body_pose(&world->bodies[body.index1 - 1]);
     return COL_OK;
 }
 

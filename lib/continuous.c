@@ -96,8 +96,8 @@ void col_continuous_events(const col_world *w, const col_continuous_pair **pairs
 static void cc_poses(const col_world *w, uint32_t s, uint64_t frame, col_transform *x0, col_transform *x1)
 {
     const col_body_rec *b = &w->bodies[s];
-    *x1 = b->upd_pose;
-    *x0 = b->moved_frame == frame && frame != 0 ? b->prev_pose : b->upd_pose;
+    *x1 = *col_body_upd_pose(b);
+    *x0 = b->moved_frame == frame && frame != 0 ? *col_body_prev_pose(b) : *x1;
 }
 
 static int cc_box_cmp(const void *x, const void *y)
@@ -112,7 +112,8 @@ static bool cc_wanted(const col_world *w, uint32_t i, uint32_t j)
     const col_body_rec *A = &w->bodies[i], *B = &w->bodies[j];
     if (!A->continuous && !B->continuous) return false;
     if (A->is_static && B->is_static) return false;
-    if ((A->group & B->mask) == 0 || (B->group & A->mask) == 0) return false;
+    const col_body_hot *ha = &w->hot[i], *hb = &w->hot[j];
+    if ((ha->group & hb->mask) == 0 || (hb->group & ha->mask) == 0) return false;
     uint32_t sa = i < j ? i : j, sb = i ^ j ^ sa;
     return w->disabled.keys.count == 0 || !col_pair_filter_is_disabled(w, sa, sb);
 }

@@ -53,8 +53,8 @@ static col_status dist_check_bodies(const col_world *world, col_body_id a, col_b
     const col_body_rec *ra = &world->bodies[a.index1 - 1], *rb = &world->bodies[b.index1 - 1];
     job->ga = world->shapes[ra->shape].geom;
     job->gb = world->shapes[rb->shape].geom;
-    job->xa = col_xform_from_transform(ra->pose);
-    job->xb = col_xform_from_transform(rb->pose);
+    job->xa = col_xform_from_transform(*col_body_pose(ra));
+    job->xb = col_xform_from_transform(*col_body_pose(rb));
     job->sa = col_world_shape_id(world, ra->shape);
     job->sb = col_world_shape_id(world, rb->shape);
     return COL_OK;

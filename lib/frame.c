@@ -126,13 +126,13 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         col_xform prev_xf; /* not kept in the record (lib/world.h) */
         if (b->moved_frame != f->frame) { /* not on a retried update */
             prev_xf = b->xf;
-            b->prev_pose = b->upd_pose;
+            b->prev_i = b->upd_i;
             b->motion_bound_prev = b->motion_bound;
         } else {
-            prev_xf = col_xform_from_transform(b->prev_pose);
+            prev_xf = col_xform_from_transform(*col_body_prev_pose(b));
         }
-        b->upd_pose = b->pose;
-        b->xf = col_xform_from_transform(b->pose);
+        b->upd_i = b->set_i; /* the pose ring (lib/world.h): indices move, poses stay */
+        b->xf = col_xform_from_transform(b->poses[b->set_i]);
         b->moved_frame = f->frame;
         /* The motion since the last update against the bound the body was armed with: a
          * body that moved farther (a teleport, a speed-up) trips, which wakes its sleeping
@@ -149,9 +149,10 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
          * body moves its endpoints once in several frames instead of every frame. */
         const col_shape_rec *sr = &w->shapes[b->shape];
         col_world_shape_aabb(sr, &b->xf, &w->hot[s].box);
-        if (!col_aabb_contains(&b->fat, &w->hot[s].box)) {
-            col_world_fat_aabb(sr->geom, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &b->fat);
-            col_sap_move_concurrent(w->sap, s, &b->fat);
+        col_aabb fat; /* the broad phase's box, as it rounded it outward to floats */
+        if (!col_sap_box(w->sap, s, &fat) || !col_aabb_contains(&fat, &w->hot[s].box)) {
+            col_world_fat_aabb(sr->geom, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &fat);
+            col_sap_move_concurrent(w->sap, s, &fat);
         }
     }
 }

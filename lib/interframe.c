@@ -72,13 +72,14 @@ void col_interframe_events(const col_world *w, const col_pair **pairs, int *coun
 }
 
 /* The swept test of body slots sa and sb from their poses at the update before update
- * number frame to those at frame (the quaternions as set: lib/world.h's upd_pose). */
+ * number frame to those at frame (the quaternions as set: lib/world.h's col_body_upd_pose). */
 static void if_swept(const col_world *w, uint32_t sa, uint32_t sb, uint64_t frame, col_ccd_swept_result *out)
 {
     const col_body_rec *A = &w->bodies[sa], *B = &w->bodies[sb];
-    col_transform a0 = A->moved_frame == frame && frame != 0 ? A->prev_pose : A->upd_pose;
-    col_transform b0 = B->moved_frame == frame && frame != 0 ? B->prev_pose : B->upd_pose;
-    col_ccd_swept(w->shapes[A->shape].geom, a0, A->upd_pose, w->shapes[B->shape].geom, b0, B->upd_pose, out);
+    col_transform a1 = *col_body_upd_pose(A), b1 = *col_body_upd_pose(B);
+    col_transform a0 = A->moved_frame == frame && frame != 0 ? *col_body_prev_pose(A) : a1;
+    col_transform b0 = B->moved_frame == frame && frame != 0 ? *col_body_prev_pose(B) : b1;
+    col_ccd_swept(w->shapes[A->shape].geom, a0, a1, w->shapes[B->shape].geom, b0, b1, out);
 }
 
 static int if_box_cmp(const void *x, const void *y)
@@ -88,7 +89,7 @@ static int if_box_cmp(const void *x, const void *y)
     return p->slot < q->slot ? -1 : p->slot > q->slot ? 1 : 0;
 }
 
-static bool if_filter_ok(const col_body_rec *a, const col_body_rec *b)
+static bool if_filter_ok(const col_body_hot *a, const col_body_hot *b)
 {
     return (a->group & b->mask) != 0 && (b->group & a->mask) != 0;
 }
@@ -124,7 +125,7 @@ col_status col_interframe_prepare(col_world *w)
             if (bj->lo[1] > bi->hi[1] || bi->lo[1] > bj->hi[1] || bj->lo[2] > bi->hi[2] || bi->lo[2] > bj->hi[2])
                 continue;
             const col_body_rec *B = &w->bodies[bj->slot];
-            if ((A->is_static && B->is_static) || !if_filter_ok(A, B)) continue;
+            if ((A->is_static && B->is_static) || !if_filter_ok(&w->hot[bi->slot], &w->hot[bj->slot])) continue;
             uint32_t sa = bi->slot < bj->slot ? bi->slot : bj->slot, sb = bi->slot ^ bj->slot ^ sa;
             if (w->disabled.keys.count > 0 && col_pair_filter_is_disabled(w, sa, sb)) continue;
             if (if_cand_array_push(&w->alloc, &st->cand, (if_cand){sa, sb}) != 0) return COL_ERR_OUT_OF_MEMORY;

@@ -30,6 +30,9 @@ typedef struct col_worker_ctx {
     int box_pairs;             /* broad-phase records whose tight boxes overlap, this step */
     int first_bad;             /* batch pose calls: lowest failing item seen, or INT_MAX */
     int pose_dup;              /* batch pose calls: saw a body named twice */
+    int pose_busy;             /* batch pose calls: saw a body set since the last update */
+    col_transform bad_pose;    /* batch pose calls: the pose as given of item first_bad, when
+                                  its pose failed (its message is made from it) */
     col_range_job *job;        /* the job a task of the app's task system runs */
 } col_worker_ctx;
 

@@ -153,9 +153,9 @@ col_status col_world_prepare_queries(col_world *world)
 
 bool col_query_body_passes(const col_world *w, uint32_t slot, const col_query_filter *f)
 {
-    const col_body_rec *b = &w->bodies[slot];
-    if ((f->group & b->mask) == 0 || (b->group & f->mask) == 0) return false;
-    return f->fn == NULL || f->fn(col_world_body_id(w, slot), b->user_data, f->ctx);
+    const col_body_hot *h = &w->hot[slot];
+    if ((f->group & h->mask) == 0 || (h->group & f->mask) == 0) return false;
+    return f->fn == NULL || f->fn(col_world_body_id(w, slot), w->bodies[slot].user_data, f->ctx);
 }
 
 /* A body's pose and tight box: the update's for a body in the tree, else from its set pose. */
@@ -167,7 +167,7 @@ void col_query_body_pose_box(const col_world *w, uint32_t slot, col_xform *xf, c
         *box = w->hot[slot].box;
         return;
     }
-    *xf = col_xform_from_transform(b->pose);
+    *xf = col_xform_from_transform(*col_body_pose(b));
     col_world_shape_aabb(&w->shapes[b->shape], xf, box);
 }
 

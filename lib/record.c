@@ -238,7 +238,7 @@ col_status col_recorder_frame(col_recorder *r)
         const col_body_rec *b = &w->bodies[s];
         bool is_new;
         int32_t num = number_of(r->bodies, s, w->body_ids.generation[s], &r->next_body, &is_new);
-        const col_transform *t = &b->pose;
+        const col_transform *t = col_body_pose(b);
         fprintf(f, "%s[%d,%d,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g]", first ? "" : ",", (int)num,
                 (int)r->shapes[b->shape].number, b->is_static ? 1 : 0, t->p.x, t->p.y, t->p.z, t->q.x, t->q.y,
                 t->q.z, t->q.w);

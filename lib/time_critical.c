@@ -104,7 +104,7 @@ col_status col_body_collide_time_critical(col_world *world, col_body_id a, col_b
                               a.index1, b.index1);
     if (col_time_critical_prepare(world, ra) != COL_OK || col_time_critical_prepare(world, rb) != COL_OK)
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "%s: out of memory", what);
-    const col_xform xa = col_xform_from_transform(ba->pose), xb = col_xform_from_transform(bb->pose);
+    const col_xform xa = col_xform_from_transform(*col_body_pose(ba)), xb = col_xform_from_transform(*col_body_pose(bb));
     col_adb_params p = {def->p_min, def->k_min, def->max_node_pairs, 0.0, 0.0};
     col_adb_result r;
     col_np_result np;

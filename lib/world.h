@@ -50,35 +50,61 @@ typedef struct col_shape_rec {
                              cells NULL until then */
 } col_shape_rec;
 
+/* A body. The fields the update's bounds step (lib/frame.c, step 1) reads and writes for
+ * every moved body come first and the three poses next, so that step touches about four
+ * of the record's cache lines instead of all six (million streams a million records a
+ * frame: docs/broadphase.md, "The frame around it"). */
 typedef struct col_body_rec {
-    col_transform pose;   /* as set, quaternion normalised */
-    col_xform xf;         /* rotation matrix and position of pose, refreshed at update */
-    /* the poses as set of xf and of the xf before the update numbered moved_frame (the
-     * quaternions the continuous mode interpolates: lib/continuous.c). xf is always
-     * col_xform_from_transform(upd_pose), so that earlier xf is not stored but recomputed
-     * from prev_pose, bit for bit, where needed (col_world_body_prev_xf): 96 bytes less
-     * per body, which every frame streams through (docs/broadphase.md, "The frame around
-     * it") */
-    col_transform upd_pose, prev_pose;
+    col_xform xf;         /* rotation matrix and position of the pose at the last update */
     uint64_t moved_frame; /* the update that last changed xf (0: never moved) */
     /* time-to-collision schedule (lib/schedule.h): the per-frame motion bound the body is
      * armed with, the one it had before the update numbered moved_frame, and the last
      * update in which it moved farther than its bound (its sleeping pairs are re-tested) */
     double motion_bound, motion_bound_prev;
     uint64_t tripped_frame;
-    /* the box the broad phase holds, refitted only when the tight box (hot[slot].box)
-     * leaves it (lib/frame.c, step 1) */
-    col_aabb fat;
     /* the app's declared top speeds per update (length units, radians), or both
      * COL_SPEED_UNDECLARED; they floor motion_bound (col_motion_declared) */
     double max_linear_speed, max_angular_speed;
-    void *user_data;
     uint32_t shape;       /* shape slot */
-    uint32_t group, mask;
+    /* Three poses in a ring, by index into poses[] (col_body_pose, col_body_upd_pose,
+     * col_body_prev_pose): the pose as set; the pose of xf (as set before the last
+     * update); the pose before the update numbered moved_frame (the quaternions the
+     * continuous and inter-frame modes interpolate: lib/continuous.c, lib/interframe.c).
+     * Between updates set_i == upd_i until a pose is set; a set then writes the slot that
+     * is neither upd_i nor prev_i (col_body_store_pose), so col_query_interframe still
+     * finds both older poses, and the update makes upd_i the set one by moving indices
+     * instead of copying two poses. xf is always col_xform_from_transform(upd pose), so
+     * the earlier xf is not stored but recomputed from the prev pose, bit for bit, where
+     * needed (col_world_body_prev_xf). */
+    uint8_t set_i, upd_i, prev_i;
     uint8_t is_static;
     uint8_t continuous;   /* col_body_def.continuous */
+    col_transform poses[3];
+    void *user_data;
     int disabled_count;   /* entries of this body in the disabled-pair list */
+    /* The filter bits are the pair loop's copies in the hot array (col_body_hot) only;
+     * the box the broad phase holds is the broad phase's own (col_sap_box). */
 } col_body_rec;
+
+/* The pose as set (col_body_get_pose). */
+static inline const col_transform *col_body_pose(const col_body_rec *b) { return &b->poses[b->set_i]; }
+/* The pose xf was made from: the pose as set before the last update. */
+static inline const col_transform *col_body_upd_pose(const col_body_rec *b) { return &b->poses[b->upd_i]; }
+/* The pose before the update numbered moved_frame. */
+static inline const col_transform *col_body_prev_pose(const col_body_rec *b) { return &b->poses[b->prev_i]; }
+
+/* Sets the pose as set (the caller marks the body dirty): into the ring's free slot if
+ * this is the first set since the update (the upd and prev poses stay), else over the
+ * earlier set. */
+static inline void col_body_store_pose(col_body_rec *b, const col_transform *p)
+{
+    if (b->set_i == b->upd_i) {
+        uint8_t f = (uint8_t)((b->upd_i + 1) % 3);
+        if (f == b->prev_i) f = (uint8_t)((f + 1) % 3);
+        b->set_i = f;
+    }
+    b->poses[b->set_i] = *p;
+}
 
 /* What the pair loop reads of both bodies of every broad-phase record, in its own array:
  * most records fail here (their fat boxes overlap, their tight boxes do not), and a
@@ -218,12 +244,12 @@ static inline bool col_aabb_contains(const col_aabb *outer, const col_aabb *inne
 }
 
 /* The xform a body had at the update before update number frame, while or after that
- * update is built: recomputed from prev_pose if that update moved it (the same function
+ * update is built: recomputed from the prev pose if that update moved it (the same function
  * of the same pose made it then), else its current xf (it did not move in between). */
 static inline col_xform col_world_body_prev_xf(const col_world *world, uint32_t slot, uint64_t frame)
 {
     const col_body_rec *b = &world->bodies[slot];
-    return b->moved_frame == frame && frame != 0 ? col_xform_from_transform(b->prev_pose) : b->xf;
+    return b->moved_frame == frame && frame != 0 ? col_xform_from_transform(*col_body_prev_pose(b)) : b->xf;
 }
 
 /* The kinds in the low bits of an id's tag (include/colibri/id.h); 0 is the null id's. */

@@ -132,7 +132,7 @@ static void cast_one(const cast_query *q, const col_toi_motion *mg, const col_ge
 {
     const col_body_rec *b = &q->w->bodies[slot];
     col_toi_motion mb;
-    col_toi_motion_init(&mb, b->pose, b->pose);
+    col_toi_motion_init(&mb, *col_body_pose(b), *col_body_pose(b));
     const col_geometry *bg = q->w->shapes[b->shape].geom;
     /* the one dispatch of col_geometry_toi (lib/toi.c), so a cast answers as it does */
     col_ccd_toi(g, mg, bg, &mb, r);

@@ -340,6 +340,22 @@ static void test_query_and_world_option(void **state)
     assert_false(r.may_have_touched);
     assert_true(r.exact && r.inflation == 0.0); /* the time of impact proves it, rotation or not */
 
+    /* Poses set after the update do not change what the query sees until the next one:
+     * it keeps both poses of that update's motion (the record's pose ring, lib/world.h),
+     * through a single set and a batch set of the same body, while col_body_get_pose
+     * gives the last pose set. */
+    move(w, bullet, col_v3(0, -50, 0), Q_ID);
+    const col_transform far = {{0.0, -60.0, 0.0}, Q_ID};
+    assert_int_equal(col_body_set_poses(w, &bullet, &far, 1), COL_OK);
+    assert_int_equal(col_query_interframe(w, bullet, wall, &r), COL_OK);
+    assert_true(r.may_have_touched && r.exact && r.inflation == 0.0);
+    col_transform got;
+    assert_int_equal(col_body_get_pose(w, bullet, &got), COL_OK);
+    assert_true(got.p.x == 0.0 && got.p.y == -60.0 && got.p.z == 0.0);
+    move(w, bullet, col_v3(10, 0, 0), Q_ID); /* back where the update left it */
+    assert_int_equal(col_query_interframe(w, bullet, wall, &r), COL_OK);
+    assert_true(r.may_have_touched && r.exact && r.inflation == 0.0);
+
     /* A disabled pair is not reported; nothing moves: only overlapping pairs remain. */
     assert_int_equal(col_pair_set_enabled(w, bullet, wall, false), COL_OK);
     move(w, bullet, col_v3(-10, 0, 0), Q_ID);

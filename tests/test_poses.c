@@ -9,6 +9,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -282,6 +283,40 @@ static void near3(col_vec3 a, col_vec3 b, double tol)
         fail_msg("(%.17g, %.17g, %.17g) vs (%.17g, %.17g, %.17g)", a.x, a.y, a.z, b.x, b.y, b.z);
 }
 
+/* The quaternion check's answers at the edge of rounding (lib/world.c skips the square
+ * root for quaternions unit to rounding): with the default tolerance a length 2 ulps off
+ * 1 is accepted and kept bit for bit, through single and batch calls; with tolerance 0
+ * only a length that is exactly 1 passes, so the same quaternion is refused. */
+static void test_quaternion_near_unit(void **state)
+{
+    (void)state;
+    const double w_near = 1.0 + 2 * DBL_EPSILON; /* |q|^2 = 1 + 4 ulps, |q| = 1 + 2 ulps */
+    for (int tol0 = 0; tol0 < 2; tol0++) {
+        col_world_def def = col_default_world_def();
+        if (tol0) def.quaternion_tolerance = 0.0;
+        col_world *w = NULL;
+        assert_int_equal(col_world_create(&def, &w), COL_OK);
+        col_vec3 p[4] = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+        col_shape_id s;
+        assert_int_equal(col_shape_create_convex(w, p, 4, &s), COL_OK);
+        col_body_def d = col_default_body_def();
+        d.shape = s;
+        col_body_id b;
+        assert_int_equal(col_body_create(w, &d, &b), COL_OK);
+        col_transform t = col_transform_identity();
+        t.q.w = w_near;
+        col_status want = tol0 ? COL_ERR_BAD_QUATERNION : COL_OK;
+        assert_int_equal(col_body_set_pose(w, b, t), want);
+        assert_int_equal(col_body_set_poses(w, &b, &t, 1), want);
+        col_transform got;
+        assert_int_equal(col_body_get_pose(w, b, &got), COL_OK);
+        assert_true(got.q.w == (tol0 ? 1.0 : w_near));
+        t.q.w = 1.0; /* exactly unit: passes any tolerance */
+        assert_int_equal(col_body_set_pose(w, b, t), COL_OK);
+        col_world_destroy(w);
+    }
+}
+
 static void test_axis_angle(void **state)
 {
     (void)state;
@@ -387,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_all_or_nothing),
         cmocka_unit_test(test_argument_errors),
         cmocka_unit_test(test_no_allocation_after_warmup),
+        cmocka_unit_test(test_quaternion_near_unit),
         cmocka_unit_test(test_axis_angle),
         cmocka_unit_test(test_pose_from_floats),
     };

@@ -350,7 +350,8 @@ static bool drop_fifths(col_body_id body, void *user_data, void *ctx)
 static bool body_filtered_in(const scene *s, int i, const col_query_filter *f)
 {
     const col_body_rec *b = &s->w->bodies[s->id[i].index1 - 1];
-    if ((f->group & b->mask) == 0 || (b->group & f->mask) == 0) return false;
+    const col_body_hot *h = &s->w->hot[s->id[i].index1 - 1]; /* the filter bits' one copy */
+    if ((f->group & h->mask) == 0 || (h->group & f->mask) == 0) return false;
     return f->fn == NULL || f->fn(s->id[i], b->user_data, f->ctx);
 }
 

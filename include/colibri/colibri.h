@@ -189,9 +189,10 @@ typedef col_transform col_pose_fn(int index, void *ctx);
 /* Moves count bodies at once: the same as col_body_set_pose(world, bodies[i], poses[i])
  * for i = 0 .. count - 1 in order (a body named twice takes its last pose), with the
  * checks spread over the world's workers. All or nothing: on an error no body moves and
- * the error and message are those of the lowest failing i. The world keeps a buffer of
- * count poses for the next calls. Errors: INVALID_ARGUMENT (NULL with count > 0, count
- * < 0), STALE_ID, NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY. */
+ * the error and message are those of the lowest failing i. A call that names a body
+ * twice, or one whose pose was set since the last update, checks the poses into a
+ * buffer of count poses first, which the world keeps for the next calls. Errors: INVALID_ARGUMENT (NULL
+ * with count > 0, count < 0), STALE_ID, NOT_FINITE, BAD_QUATERNION, OUT_OF_MEMORY. */
 COL_API col_status col_body_set_poses(col_world *world, const col_body_id *bodies, const col_transform *poses,
                                       int count);
 

@@ -21,10 +21,13 @@ typedef struct col_id_pool {
     int capacity;
     int high_water;       /* slots ever handed out: [0, high_water) */
     int live_count;
-    uint32_t *free_list;  /* reusable slots, used LIFO */
-    int free_count, free_cap;
-    uint32_t *deferred;   /* freed slots not yet reusable */
-    int deferred_count, deferred_cap;
+    /* [capacity]: the reusable slots from the bottom, [0, free_count), used LIFO; the
+     * freed slots not yet reusable from the top, the oldest at [capacity - 1]. A slot is
+     * in at most one of the two, and neither holds a live one, so one array holds both
+     * (4 bytes a slot less than two: a million bodies, docs/broadphase.md). */
+    uint32_t *lists;
+    int free_count;
+    int deferred_count;
     bool last_from_free;  /* how the last alloc got its slot, for col_id_pool_unalloc */
 } col_id_pool;
 
