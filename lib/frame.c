@@ -152,7 +152,7 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         col_world_shape_aabb(sr, &b->xf, &w->hot[s].box);
         col_aabb fat; /* the broad phase's box, as it rounded it outward to floats */
         if (!col_sap_box(w->sap, s, &fat) || !col_aabb_contains(&fat, &w->hot[s].box)) {
-            col_world_fat_aabb(sr->geom, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &fat);
+            col_world_fat_aabb(sr, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &fat);
             col_sap_move_concurrent(w->sap, s, &fat);
         }
     }

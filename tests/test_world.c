@@ -906,8 +906,8 @@ static void test_sleep_void_after_trip_out_of_candidates(void **state)
     col_world_destroy(w);
 }
 
-/* col_world_fat_aabb against its formula with libm's fmin and fmax (the reference it
- * replaced them in, lib/world.c): the same bits for random boxes, poses and margins, for
+/* col_world_fat_aabb, with the shape record's ball (col_world_fat_cube), against its
+ * former formula straight from the geometry with libm's fmin and fmax: the same bits for random boxes, poses and margins, for
  * tight boxes that reach past the cube or touch it, for zeros of both signs, and for a
  * NaN on either side (fmin and fmax then give the other operand). The fat box is what the
  * broad phase holds: a smaller one loses pairs, another one changes the pair hashes. */
@@ -969,7 +969,9 @@ static void test_fat_box_matches_fmin_fmax(void **state)
             tight.max.y = -0.0;
         }
         reference_fat(&g, &xf, &tight, margin, &ref);
-        col_world_fat_aabb(&g, &xf, &tight, margin, &got);
+        col_shape_rec sr = {.geom = &g};
+        col_world_fat_cube(&g, &sr.fat_mid, &sr.fat_h, &sr.fat_at_origin);
+        col_world_fat_aabb(&sr, &xf, &tight, margin, &got);
         if (memcmp(&ref, &got, sizeof ref) != 0) {
             print_message("iteration %d: fat box differs from the fmin/fmax formula\n", it);
             for (int a = 0; a < 6; a++) print_message("  %a %a (tight %a)\n", (&ref.min.x)[a], (&got.min.x)[a], (&tight.min.x)[a]);
