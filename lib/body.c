@@ -128,7 +128,7 @@ col_status col_body_create(col_world *world, const col_body_def *def, col_body_i
     b->motion_bound = b->motion_bound_prev = declared_bound(world, b);
     col_aabb *tight = &world->hot[slot].box, fat;
     col_world_shape_aabb(&world->shapes[shape], &b->xf, tight);
-    col_world_fat_aabb(world->shapes[shape].geom, &b->xf, tight, world->def.broadphase_margin, &fat);
+    col_world_fat_aabb(&world->shapes[shape], &b->xf, tight, world->def.broadphase_margin, &fat);
     if (col_sap_insert(world->sap, (uint32_t)slot, &fat, def->is_static) != 0) {
         col_id_pool_unalloc(&world->body_ids, slot);
         return col_world_fail(world, COL_ERR_OUT_OF_MEMORY, "col_body_create: out of memory in the broad phase");

@@ -140,8 +140,9 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         bool tripped = false;
         double r = w->shapes[b->shape].radius;
         double mu = col_motion_bound(&prev_xf, &b->xf, r);
-        double d = col_motion_declared(b->max_linear_speed, b->max_angular_speed, r,
-                                       col_max_abs(prev_xf.p) + col_max_abs(b->xf.p));
+        double d = !(b->max_linear_speed >= 0.0) ? 0.0 /* undeclared: col_motion_declared's 0, without the call */
+                   : col_motion_declared(b->max_linear_speed, b->max_angular_speed, r,
+                                         col_max_abs(prev_xf.p) + col_max_abs(b->xf.p));
         b->motion_bound = col_motion_rearm(b->motion_bound_prev, mu, d, &tripped);
         if (tripped) b->tripped_frame = f->frame;
         /* The broad phase holds a fat box (I-COLLIDE's fixed-size cube plus a margin) and
@@ -151,7 +152,7 @@ static void bounds_range(int begin, int end, int worker_index, void *ctx)
         col_world_shape_aabb(sr, &b->xf, &w->hot[s].box);
         col_aabb fat; /* the broad phase's box, as it rounded it outward to floats */
         if (!col_sap_box(w->sap, s, &fat) || !col_aabb_contains(&fat, &w->hot[s].box)) {
-            col_world_fat_aabb(sr->geom, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &fat);
+            col_world_fat_aabb(sr, &b->xf, &w->hot[s].box, w->def.broadphase_margin, &fat);
             col_sap_move_concurrent(w->sap, s, &fat);
         }
     }

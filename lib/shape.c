@@ -45,6 +45,7 @@ static col_status adopt(col_world *world, col_geometry *g, col_shape_id *out, co
     r->geom = g;
     r->radius = g->radius;
     r->is_hull = col_geometry_is_hull(g);
+    col_world_fat_cube(g, &r->fat_mid, &r->fat_h, &r->fat_at_origin);
     if (r->is_hull) {
         r->hull = g->pieces[0].hull;
         r->np_data = g->pieces[0].np_data[world->np_slot];

@@ -319,24 +319,34 @@ void col_world_shape_aabb(const col_shape_rec *shape, const col_xform *xf, col_a
     else col_geometry_box_at(shape->geom, xf, &out->min, &out->max);
 }
 
-void col_world_fat_aabb(const col_geometry *g, const col_xform *xf, const col_aabb *tight, double margin,
-                        col_aabb *out)
+/* fmin and fmax, NaN rule included (a NaN operand gives the other), without their libm
+ * calls, which the compiler keeps for that rule: six calls a refit were about a tenth of
+ * the fat box's time on sparse100k. On equal operands (+0 and -0) they give y, as glibc's
+ * libm fmin and fmax (minsd, maxsd) do, so the boxes are the same bits as those calls gave
+ * (tests/test_world.c checks both rules against libm's functions). */
+static inline double min_of(double x, double y) { return (x < y || y != y) ? x : y; }
+static inline double max_of(double x, double y) { return (x > y || y != y) ? x : y; }
+
+void col_world_fat_cube(const col_geometry *g, col_vec3 *mid, double *h, bool *at_origin)
 {
-    col_vec3 mid = col_scale(col_add(g->box_min, g->box_max), 0.5);
-    col_vec3 half = col_scale(col_sub(g->box_max, g->box_min), 0.5);
-    col_vec3 c = col_xform_point(xf, mid);
     /* The local box turned any way stays in the ball of its half diagonal about its
      * centre: the cube of that ball does not change as the body turns. A sphere's box
      * is looser than its ball: for the round kinds the ball about the origin (the
      * shape's radius) is used when it is smaller (hulls keep the box's, as measured). */
-    double h = sqrt(col_dot(half, half));
-    if (g->kind != COL_SHAPE_HULL && g->radius < h) {
-        c = xf->p;
-        h = g->radius;
-    }
-    h *= 1.0 + margin;
-    out->min = col_v3(fmin(c.x - h, tight->min.x), fmin(c.y - h, tight->min.y), fmin(c.z - h, tight->min.z));
-    out->max = col_v3(fmax(c.x + h, tight->max.x), fmax(c.y + h, tight->max.y), fmax(c.z + h, tight->max.z));
+    col_vec3 half = col_scale(col_sub(g->box_max, g->box_min), 0.5);
+    *mid = col_scale(col_add(g->box_min, g->box_max), 0.5);
+    *h = sqrt(col_dot(half, half));
+    *at_origin = g->kind != COL_SHAPE_HULL && g->radius < *h;
+    if (*at_origin) *h = g->radius;
+}
+
+void col_world_fat_aabb(const col_shape_rec *shape, const col_xform *xf, const col_aabb *tight, double margin,
+                        col_aabb *out)
+{
+    col_vec3 c = shape->fat_at_origin ? xf->p : col_xform_point(xf, shape->fat_mid);
+    double h = shape->fat_h * (1.0 + margin);
+    out->min = col_v3(min_of(c.x - h, tight->min.x), min_of(c.y - h, tight->min.y), min_of(c.z - h, tight->min.z));
+    out->max = col_v3(max_of(c.x + h, tight->max.x), max_of(c.y + h, tight->max.y), max_of(c.z + h, tight->max.z));
 }
 
 /* A pair list by slots and generations only: the ids' tags differ between two worlds

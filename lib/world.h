@@ -48,6 +48,12 @@ typedef struct col_shape_rec {
     col_adb_tree adb;     /* MESH: the ADB counts (docs/adb.md), built at creation in the
                              time-critical mode, or by col_body_collide_time_critical;
                              cells NULL until then */
+    /* The fat box's ball (col_world_fat_cube), kept so that a refit reads neither geom nor
+     * takes a square root: its centre in the body frame (the origin if fat_at_origin) and
+     * its radius before the margin. */
+    col_vec3 fat_mid;
+    double fat_h;
+    bool fat_at_origin;
 } col_shape_rec;
 
 /* A body. The fields the update's bounds step (lib/frame.c, step 1) reads and writes for
@@ -228,8 +234,12 @@ void col_world_shape_aabb(const col_shape_rec *shape, const col_xform *xf, col_a
  * by a margin): the cube of a ball that holds the shape in any orientation (about its
  * local box's centre or about its origin, the smaller), its side widened by the fraction
  * margin, joined with the tight box. */
-void col_world_fat_aabb(const col_geometry *g, const col_xform *xf, const col_aabb *tight, double margin,
+void col_world_fat_aabb(const col_shape_rec *shape, const col_xform *xf, const col_aabb *tight, double margin,
                         col_aabb *out);
+
+/* That ball for a geometry, as col_world_fat_aabb uses it (the record's fat_mid, fat_h,
+ * fat_at_origin, set once when the shape is made). */
+void col_world_fat_cube(const col_geometry *g, col_vec3 *mid, double *h, bool *at_origin);
 
 static inline bool col_aabb_overlap(const col_aabb *a, const col_aabb *b)
 {

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "colibri/colibri.h"
+#include "lib/world.h"
 #include "tests/test_util.h"
 
 #ifndef M_PI
@@ -905,10 +906,85 @@ static void test_sleep_void_after_trip_out_of_candidates(void **state)
     col_world_destroy(w);
 }
 
+/* col_world_fat_aabb, with the shape record's ball (col_world_fat_cube), against its
+ * former formula straight from the geometry with libm's fmin and fmax: the same bits for random boxes, poses and margins, for
+ * tight boxes that reach past the cube or touch it, for zeros of both signs, and for a
+ * NaN on either side (fmin and fmax then give the other operand). The fat box is what the
+ * broad phase holds: a smaller one loses pairs, another one changes the pair hashes. */
+static void reference_fat(const col_geometry *g, const col_xform *xf, const col_aabb *t, double margin, col_aabb *o)
+{
+    /* Through pointers: libm's functions, as lib/world.c called them, not the compiler's
+     * inline forms (which may give the other zero on +0 against -0). */
+    double (*volatile fmin_libm)(double, double) = fmin, (*volatile fmax_libm)(double, double) = fmax;
+    col_vec3 mid = col_scale(col_add(g->box_min, g->box_max), 0.5);
+    col_vec3 half = col_scale(col_sub(g->box_max, g->box_min), 0.5);
+    col_vec3 c = col_xform_point(xf, mid);
+    double h = sqrt(col_dot(half, half));
+    if (g->kind != COL_SHAPE_HULL && g->radius < h) {
+        c = xf->p;
+        h = g->radius;
+    }
+    h *= 1.0 + margin;
+    o->min = col_v3(fmin_libm(c.x - h, t->min.x), fmin_libm(c.y - h, t->min.y), fmin_libm(c.z - h, t->min.z));
+    o->max = col_v3(fmax_libm(c.x + h, t->max.x), fmax_libm(c.y + h, t->max.y), fmax_libm(c.z + h, t->max.z));
+}
+
+static void test_fat_box_matches_fmin_fmax(void **state)
+{
+    (void)state;
+    rng_seed(19, __func__);
+    static const double special[] = {0.0, -0.0, NAN, -NAN};
+    for (int it = 0; it < 20000; it++) {
+        col_geometry g;
+        memset(&g, 0, sizeof g);
+        g.kind = it % 3 == 0 ? COL_SHAPE_SPHERE : COL_SHAPE_HULL;
+        g.box_min = col_v3(urange(-2, 0), urange(-2, 0), urange(-2, 0));
+        g.box_max = col_v3(urange(0, 2), urange(0, 2), urange(0, 2));
+        g.radius = urange(0.5, 3.0);
+        col_transform pose = {.p = col_v3(urange(-50, 50), urange(-50, 50), urange(-50, 50)),
+                              .q = random_quat()};
+        if (it % 7 == 0) pose.p = col_v3(0, 0, 0);
+        col_xform xf = col_xform_from_transform(pose);
+        double margin = it % 5 == 0 ? 0.0 : urange(0.0, 0.5);
+        col_aabb tight, ref, got;
+        /* Near the cube's faces, sometimes on them, sometimes beyond. */
+        col_aabb cube;
+        reference_fat(&g, &xf, &(col_aabb){.min = col_v3(INFINITY, INFINITY, INFINITY),
+                                            .max = col_v3(-INFINITY, -INFINITY, -INFINITY)},
+                      margin, &cube);
+        double *tl = &tight.min.x, *th = &tight.max.x, *cl = &cube.min.x, *ch = &cube.max.x;
+        for (int a = 0; a < 3; a++) {
+            int k = (int)(rng_next() % 6);
+            tl[a] = k == 0 ? cl[a] : k == 1 ? cl[a] - urand() : k < 4 ? special[rng_next() % 4] : cl[a] + urand();
+            k = (int)(rng_next() % 6);
+            th[a] = k == 0 ? ch[a] : k == 1 ? ch[a] + urand() : k < 4 ? special[rng_next() % 4] : ch[a] - urand();
+        }
+        if (it % 11 == 0) { /* the cube's face at +0 against a tight face at -0 */
+            g.kind = COL_SHAPE_HULL;
+            g.box_min = col_neg(g.box_max);
+            col_vec3 half = col_scale(col_sub(g.box_max, g.box_min), 0.5);
+            double h = sqrt(col_dot(half, half)) * (1.0 + margin);
+            xf = col_xform_from_transform((col_transform){.p = col_v3(h, -h, h), .q = pose.q});
+            tight.min.x = -0.0;
+            tight.max.y = -0.0;
+        }
+        reference_fat(&g, &xf, &tight, margin, &ref);
+        col_shape_rec sr = {.geom = &g};
+        col_world_fat_cube(&g, &sr.fat_mid, &sr.fat_h, &sr.fat_at_origin);
+        col_world_fat_aabb(&sr, &xf, &tight, margin, &got);
+        if (memcmp(&ref, &got, sizeof ref) != 0) {
+            print_message("iteration %d: fat box differs from the fmin/fmax formula\n", it);
+            for (int a = 0; a < 6; a++) print_message("  %a %a (tight %a)\n", (&ref.min.x)[a], (&got.min.x)[a], (&tight.min.x)[a]);
+            fail();
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_zeroed_defs_rejected),
+        cmocka_unit_test(test_fat_box_matches_fmin_fmax),
         cmocka_unit_test(test_stale_ids),
         cmocka_unit_test(test_issue13_id_of_wrong_kind_is_stale),
         cmocka_unit_test(test_issue13_id_of_other_world_is_stale),
